@@ -1,0 +1,106 @@
+"""Developer and CI sessions for the pmgs workspace.
+
+``nox`` (no arguments) runs every session below; ``.ci/run`` does exactly that. Sessions use
+uv as the virtualenv backend and install from the committed ``uv.lock`` (``--frozen``), so
+what is tested is what is locked.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import nox
+
+nox.options.default_venv_backend = "uv"
+nox.options.reuse_existing_virtualenvs = False
+nox.needs_version = ">=2025.2.9"
+
+ROOT = Path(__file__).parent
+PACKAGES = ("pmgs-core", "pmgs-build", "pmgs-cli", "pmgs-mcp", "pmgs-agentkit")
+SUPPORTED_PYTHONS = ("3.11", "3.12", "3.13")
+
+
+def _runs(version: str) -> bool:
+    """True when ``pythonX.Y`` is on PATH and actually starts (pyenv shims may not)."""
+    exe = shutil.which(f"python{version}")
+    if exe is None:
+        return False
+    probe = subprocess.run([exe, "-c", "pass"], capture_output=True, check=False)
+    return probe.returncode == 0
+
+
+PYTHONS = [v for v in SUPPORTED_PYTHONS if _runs(v)]
+SKIPPED_PYTHONS = [v for v in SUPPORTED_PYTHONS if v not in PYTHONS]
+DEFAULT_PYTHON = PYTHONS[0] if PYTHONS else None
+if SKIPPED_PYTHONS:
+    print(f"nox: Python {', '.join(SKIPPED_PYTHONS)} not found on PATH; their sessions are skipped")
+
+
+def _sync(session: nox.Session, *args: str) -> None:
+    """Install the locked workspace (or one package of it) into the session's venv."""
+    session.run_install(
+        "uv",
+        "sync",
+        "--frozen",
+        *args,
+        env={"UV_PROJECT_ENVIRONMENT": session.virtualenv.location},
+        external=True,
+    )
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff check, ruff format --check, and the package dependency contracts."""
+    _sync(session, "--all-packages")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+    session.run("lint-imports")
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def types(session: nox.Session) -> None:
+    """mypy --strict over the source of every package."""
+    _sync(session, "--all-packages")
+    session.run("mypy", "--strict", *(f"packages/{name}/src" for name in PACKAGES))
+
+
+@nox.session(python=PYTHONS)
+@nox.parametrize("package", PACKAGES)
+def tests(session: nox.Session, package: str) -> None:
+    """One package's own tests, with only that package and its dependencies installed."""
+    _sync(session, "--package", package)
+    session.run("pytest", f"packages/{package}/tests", *session.posargs)
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def isolated(session: nox.Session) -> None:
+    """Every package builds its own wheel, and pmgs-core works with nothing else installed."""
+    out = Path(session.create_tmp()) / "dist"
+    shutil.rmtree(out, ignore_errors=True)
+    for name in PACKAGES:
+        session.run(
+            "uv", "build", "--package", name, "--wheel", "--out-dir", str(out), external=True
+        )
+    for wheel in sorted(out.glob("*.whl")):
+        with zipfile.ZipFile(wheel) as zf:
+            metadata = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+            text = zf.read(metadata).decode()
+        # A workspace source must become a plain requirement, never a path or URL.
+        bad = [
+            line for line in text.splitlines() if line.startswith("Requires-Dist:") and "@" in line
+        ]
+        if bad:
+            session.error(f"{wheel.name} has a non-registry requirement: {bad}")
+    core = next(out.glob("pmgs_core-*.whl"))
+    session.install(str(core))
+    session.run("python", str(ROOT / "tests-integration" / "isolated_core_smoke.py"))
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def integration(session: nox.Session) -> None:
+    """Cross-package tests against the whole installed workspace."""
+    _sync(session, "--all-packages")
+    session.run("pytest", "tests-integration", *session.posargs)

@@ -1,0 +1,87 @@
+"""The ``pmgs`` command group and the discovery of subcommands published by other packages."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+import click
+
+from pmgs_cli.commands.demo import demo
+from pmgs_core import COMMAND_ENTRY_POINT_GROUP, CommandMain
+
+EXIT_USAGE = 2
+"""Exit code of a usage error (click's own convention, kept for every command)."""
+
+
+def _plugin_entry_points() -> dict[str, EntryPoint]:
+    """Index the published subcommands by name; the first distribution to claim a name wins."""
+    found: dict[str, EntryPoint] = {}
+    for ep in entry_points(group=COMMAND_ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep)
+    return found
+
+
+def _plugin_command(ep: EntryPoint) -> click.Command:
+    """Wrap a provider's ``main(argv) -> int`` so that it parses its own arguments.
+
+    The provider is imported only when its subcommand runs, which keeps heavy dependencies
+    (the MCP SDK, for example) off the path of ``pmgs lookup``.
+    """
+
+    @click.command(
+        name=ep.name,
+        context_settings={"ignore_unknown_options": True, "help_option_names": []},
+        add_help_option=False,
+        help=f"Provided by the installed package {ep.dist.name if ep.dist else ep.value}.",
+    )
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+    def run(args: tuple[str, ...]) -> None:
+        target: CommandMain = ep.load()
+        sys.exit(target(list(args)))
+
+    return run
+
+
+class PmgsGroup(click.Group):
+    """A click group that lists built-in commands and those published through entry points."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(_plugin_entry_points()))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        builtin = super().get_command(ctx, cmd_name)
+        if builtin is not None:
+            return builtin
+        ep = _plugin_entry_points().get(cmd_name)
+        return _plugin_command(ep) if ep is not None else None
+
+
+@click.group(cls=PmgsGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pmgs-cli", prog_name="pmgs")
+def cli() -> None:
+    """pmgs: a local, read-only reference of the Japanese patent classifications.
+
+    FI, F-term and every IPC edition, with the handbooks, explanations, revision documents
+    and IPC definitions of the JPO PMGS package, answered with their sources.
+    """
+
+
+cli.add_command(demo)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``pmgs`` and return its exit code instead of exiting (for tests and embedding)."""
+    try:
+        result: Any = cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return int(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        return 1
+    return int(result) if isinstance(result, int) else 0

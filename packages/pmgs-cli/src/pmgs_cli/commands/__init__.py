@@ -1,0 +1,1 @@
+"""Built-in subcommands of ``pmgs``, one module each."""

@@ -1,0 +1,280 @@
+"""The SQLite schema of a pmgs reference database, owned by the store and used by the builder.
+
+The store is the only reader of these tables, so the schema lives beside it: the builder
+calls :func:`create_schema` and :func:`create_indexes` and fills the tables, the store refuses
+any database whose ``PRAGMA user_version`` it does not know. See
+``docs/decisions/0002-schema.md`` for why the tables are cut the way they are.
+
+Every row that comes from the package carries its lineage: ``source_file_id`` (the file, with
+its path, size and SHA-256 in ``source_file``) and ``locator`` (``row:12``,
+``element:infor[3]``, ``page:4``, ``table-row:7``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import unicodedata
+from typing import Final
+
+SCHEMA_VERSION: Final = 1
+"""Stored in ``PRAGMA user_version`` and ``metadata.schema_version``; bump on any change."""
+
+SCHEMES: Final = ("fi", "fterm", "ipc")
+IPC_EDITIONS: Final = ("8U", "8B", "7", "7E", "6", "5", "4")
+"""IPC editions in the order a lookup without an edition tries them (the contract's priority)."""
+
+RECORD_STATUSES: Final = ("canonical", "reference_only")
+"""``canonical``: defined by a code table of the package. ``reference_only``: seen only in a
+concordance, an explanation or a revision document; kept so that links resolve, never listed
+or counted as a current code, never searchable."""
+
+RELATION_KINDS: Final = ("parent", "theme", "concordance", "amended_to")
+DOCUMENT_KINDS: Final = (
+    "fi_handbook",
+    "fi_revision",
+    "fterm_explanation",
+    "fterm_additional_code",
+    "ipc_revision",
+    "ipc_definition",
+    "judge",
+)
+SOURCE_STATUSES: Final = ("parsed", "retained", "failed")
+ISSUE_SEVERITIES: Final = ("error", "warning")
+
+_TABLES: Final = """
+CREATE TABLE metadata (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE release (
+    release_id             TEXT PRIMARY KEY,
+    reference_date         TEXT NOT NULL,          -- ISO date, the package's 基準日
+    source_manifest_sha256 TEXT NOT NULL,
+    attribution            TEXT NOT NULL           -- the COPYRGHT line, verbatim
+);
+
+CREATE TABLE source_file (
+    id           INTEGER PRIMARY KEY,
+    path         TEXT NOT NULL UNIQUE,             -- relative, '/'-separated, below the release dir
+    bytes        INTEGER NOT NULL,
+    sha256       TEXT NOT NULL,
+    data_group   TEXT NOT NULL,                    -- 'FI/FI', 'FTERM/FTERM_E', 'COPYRGHT', ...
+    parser       TEXT,                             -- adapter name; NULL when retained unparsed
+    status       TEXT NOT NULL CHECK (status IN ('parsed', 'retained', 'failed')),
+    record_count INTEGER NOT NULL DEFAULT 0        -- logical rows / elements / pages read
+);
+
+CREATE TABLE concept (
+    id             INTEGER PRIMARY KEY,
+    scheme         TEXT NOT NULL CHECK (scheme IN ('fi', 'fterm', 'ipc')),
+    edition        TEXT NOT NULL DEFAULT ''        -- '' for fi and fterm; '8U', '7E', ... for ipc
+                   CHECK ((scheme = 'ipc') = (edition <> '')),
+    code           TEXT NOT NULL,                  -- canonical J-PlatPat notation
+    kind           TEXT NOT NULL,                  -- section..subgroup, facet, theme, term, ...
+    status         TEXT NOT NULL CHECK (status IN ('canonical', 'reference_only')),
+    source_file_id INTEGER NOT NULL REFERENCES source_file(id),
+    locator        TEXT NOT NULL,
+    UNIQUE (scheme, edition, code)
+);
+
+CREATE TABLE revision (
+    id             INTEGER PRIMARY KEY,
+    concept_id     INTEGER NOT NULL REFERENCES concept(id),
+    version        TEXT NOT NULL DEFAULT '',       -- IPC version '2006.01', else ''
+    valid_from     TEXT,                           -- ISO date; NULL = no lower bound given
+    valid_to       TEXT,                           -- ISO date; NULL = open ('99991231' in 8U)
+    level          INTEGER,                        -- hierarchy level / depth as given by the source
+    sequence       INTEGER,                        -- structural order within its scheme+edition
+    source_file_id INTEGER NOT NULL REFERENCES source_file(id),
+    locator        TEXT NOT NULL,
+    UNIQUE (concept_id, version)
+);
+
+CREATE TABLE text (
+    id             INTEGER PRIMARY KEY,
+    revision_id    INTEGER NOT NULL REFERENCES revision(id),
+    language       TEXT NOT NULL CHECK (language IN ('ja', 'en')),
+    text_type      TEXT NOT NULL,                  -- 'title', 'label', 'remarks', source code
+    line           INTEGER NOT NULL,               -- the source's text line sequence
+    body           TEXT NOT NULL,
+    source_file_id INTEGER NOT NULL REFERENCES source_file(id),
+    locator        TEXT NOT NULL
+);
+
+CREATE TABLE property (
+    id             INTEGER PRIMARY KEY,
+    revision_id    INTEGER NOT NULL REFERENCES revision(id),
+    name           TEXT NOT NULL,                  -- 'fi_coverage', 'marker', 'flag', ...
+    value          TEXT NOT NULL,
+    source_file_id INTEGER NOT NULL REFERENCES source_file(id),
+    locator        TEXT NOT NULL
+);
+
+CREATE TABLE relation (
+    id               INTEGER PRIMARY KEY,
+    kind             TEXT NOT NULL CHECK (kind IN ('parent', 'theme', 'concordance', 'amended_to')),
+    from_concept_id  INTEGER NOT NULL REFERENCES concept(id),
+    to_concept_id    INTEGER NOT NULL REFERENCES concept(id),
+    from_revision_id INTEGER REFERENCES revision(id),   -- set for revision-to-revision edges (IPC)
+    to_revision_id   INTEGER REFERENCES revision(id),
+    sequence         INTEGER NOT NULL DEFAULT 0,        -- stable order among siblings
+    source_file_id   INTEGER NOT NULL REFERENCES source_file(id),
+    locator          TEXT NOT NULL
+);
+
+CREATE TABLE document (
+    id             INTEGER PRIMARY KEY,
+    document_key   TEXT NOT NULL UNIQUE,           -- public, stable id: 'ipc_definition:G06F3/048'
+    kind           TEXT NOT NULL CHECK (kind IN (
+                       'fi_handbook', 'fi_revision', 'fterm_explanation',
+                       'fterm_additional_code', 'ipc_revision', 'ipc_definition', 'judge')),
+    language       TEXT CHECK (language IN ('ja', 'en')),
+    title          TEXT NOT NULL,
+    source_file_id INTEGER NOT NULL REFERENCES source_file(id),
+    locator        TEXT NOT NULL
+);
+
+CREATE TABLE document_text (
+    id              INTEGER PRIMARY KEY,
+    document_id     INTEGER NOT NULL REFERENCES document(id),
+    sequence_number INTEGER NOT NULL CHECK (sequence_number >= 1),  -- the 1-based 'section'
+    page            INTEGER CHECK (page >= 1),     -- PDF page, as in the file (never renumbered)
+    heading         TEXT,                          -- the code or title the segment is about
+    text_type       TEXT,
+    body            TEXT NOT NULL,
+    source_file_id  INTEGER NOT NULL REFERENCES source_file(id),
+    locator         TEXT NOT NULL,
+    UNIQUE (document_id, sequence_number)
+);
+
+CREATE TABLE document_link (
+    id             INTEGER PRIMARY KEY,
+    document_id    INTEGER NOT NULL REFERENCES document(id),
+    concept_id     INTEGER NOT NULL REFERENCES concept(id),
+    role           TEXT NOT NULL CHECK (role IN ('subject', 'mentions')),
+    sequence       INTEGER NOT NULL DEFAULT 0,
+    source_file_id INTEGER NOT NULL REFERENCES source_file(id),
+    locator        TEXT NOT NULL
+);
+
+CREATE TABLE build_issue (
+    id             INTEGER PRIMARY KEY,
+    severity       TEXT NOT NULL CHECK (severity IN ('error', 'warning')),
+    code           TEXT NOT NULL,                  -- stable, e.g. 'FI_COLUMN_COUNT'
+    message        TEXT NOT NULL,
+    source_file_id INTEGER REFERENCES source_file(id),
+    locator        TEXT
+);
+
+-- Only texts of canonical concepts are searchable; the FTS tables index these views, so that
+-- 'rebuild' and 'integrity-check' agree with what search may return.
+CREATE VIEW searchable_text AS
+    SELECT t.id AS id, t.body AS body
+    FROM text AS t
+    JOIN revision AS r ON r.id = t.revision_id
+    JOIN concept AS c ON c.id = r.concept_id
+    WHERE c.status = 'canonical';
+
+-- 3+ character terms: trigram over the text itself (external content, nothing stored twice).
+CREATE VIRTUAL TABLE text_fts USING fts5(
+    body, content='searchable_text', content_rowid='id', tokenize='trigram');
+CREATE VIRTUAL TABLE document_text_fts USING fts5(
+    body, content='document_text', content_rowid='id', tokenize='trigram');
+
+-- 2-character terms: contentless, one token per distinct character bigram of a row (see
+-- bigram_tokens). detail=none keeps only row membership, which is all a bigram test needs.
+CREATE VIRTUAL TABLE text_bigram USING fts5(
+    grams, content='', columnsize=0, detail='none', tokenize='ascii');
+CREATE VIRTUAL TABLE document_text_bigram USING fts5(
+    grams, content='', columnsize=0, detail='none', tokenize='ascii');
+"""
+
+_INDEXES: Final = """
+CREATE INDEX concept_code ON concept (code, scheme, edition);
+CREATE INDEX revision_concept ON revision (concept_id, valid_from);
+CREATE INDEX revision_order ON revision (sequence);
+CREATE INDEX text_revision ON text (revision_id, language, line);
+CREATE INDEX property_revision ON property (revision_id, name);
+CREATE INDEX relation_from ON relation (from_concept_id, kind, sequence);
+CREATE INDEX relation_to ON relation (to_concept_id, kind, sequence);
+CREATE INDEX document_kind ON document (kind, id);
+CREATE INDEX document_text_page ON document_text (document_id, page, sequence_number);
+CREATE INDEX document_link_concept ON document_link (concept_id, document_id);
+CREATE INDEX document_link_document ON document_link (document_id, sequence);
+CREATE INDEX build_issue_code ON build_issue (code);
+"""
+
+TABLES: Final = (
+    "metadata",
+    "release",
+    "source_file",
+    "concept",
+    "revision",
+    "text",
+    "property",
+    "relation",
+    "document",
+    "document_text",
+    "document_link",
+    "build_issue",
+)
+"""Every content table, in the order used for the logical digest and counts."""
+
+
+def create_schema(conn: sqlite3.Connection) -> None:
+    """Create the tables (no secondary indexes: bulk loads run faster without them)."""
+    conn.executescript(_TABLES)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def create_indexes(conn: sqlite3.Connection) -> None:
+    """Create the secondary indexes, after the bulk load."""
+    conn.executescript(_INDEXES)
+
+
+def rebuild_search_indexes(conn: sqlite3.Connection) -> None:
+    """Fill the trigram and bigram indexes once, from the loaded tables.
+
+    One 'rebuild' per FTS table is far faster than row-by-row inserts during the load.
+    """
+    conn.execute("INSERT INTO text_fts (text_fts) VALUES ('rebuild')")
+    conn.execute("INSERT INTO document_text_fts (document_text_fts) VALUES ('rebuild')")
+    conn.create_function("pmgs_bigrams", 1, bigram_tokens, deterministic=True)
+    conn.execute(
+        "INSERT INTO text_bigram (rowid, grams) SELECT id, pmgs_bigrams(body) FROM searchable_text"
+    )
+    conn.execute(
+        "INSERT INTO document_text_bigram (rowid, grams) "
+        "SELECT id, pmgs_bigrams(body) FROM document_text"
+    )
+
+
+def fold_for_search(text: str) -> str:
+    """The normalisation applied to indexed text and to queries alike (NFKC, then casefold).
+
+    Full-width letters and digits pasted from PDFs then meet their half-width forms.
+    """
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def bigram_token(pair: str) -> str:
+    """The index token of a two-character string: its code points in hex.
+
+    Hex tokens survive any FTS tokenizer unchanged, whatever the characters (punctuation,
+    spaces, kana, symbols), so the bigram index needs no tokenizer configuration.
+    """
+    return "x" + "".join(f"{ord(ch):x}".zfill(5) for ch in pair)
+
+
+def bigram_tokens(text: str | None) -> str:
+    """The distinct bigram tokens of a text, space separated, in first-seen order."""
+    if not text:
+        return ""
+    folded = fold_for_search(text)
+    seen: dict[str, None] = {}
+    for i in range(len(folded) - 1):
+        pair = folded[i : i + 2]
+        if not pair.isspace():
+            seen.setdefault(bigram_token(pair), None)
+    return " ".join(seen)
