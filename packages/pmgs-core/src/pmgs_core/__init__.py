@@ -7,6 +7,17 @@ reorganised without breaking the other packages.
 
 from importlib.metadata import PackageNotFoundError, version
 
+from pmgs_core.datadir import (
+    CurrentPointer,
+    ResolvedDatabase,
+    check_pointer_metadata,
+    content_addressed_path,
+    default_data_dir,
+    read_current_pointer,
+    resolve_database,
+    write_current_pointer,
+)
+from pmgs_core.errors import ERROR_CODES, ErrorCode, PMGSQueryError
 from pmgs_core.notation import (
     ClassificationCode,
     InvalidCodeError,
@@ -21,6 +32,28 @@ from pmgs_core.notation import (
     parse_ipc_version,
 )
 from pmgs_core.plugins import COMMAND_ENTRY_POINT_GROUP, CommandMain
+from pmgs_core.records import (
+    CONTENT_ROLE,
+    EVIDENCE_NOTICE,
+    MAX_RESPONSE_BYTES,
+    RECORD_SCHEMA_NAMES,
+    Categories,
+    ClassificationRecord,
+    ClassificationSearchPage,
+    CombinedSearchPage,
+    DocumentListPage,
+    DocumentPage,
+    DocumentSearchPage,
+    HierarchyPage,
+    HierarchySummary,
+    MatchStatus,
+    RelatedDocumentsRecord,
+    ReleaseInfo,
+    SearchMode,
+    SourceRef,
+    load_schema,
+    record_json_schema,
+)
 from pmgs_core.schema import (
     DOCUMENT_KINDS,
     IPC_EDITIONS,
@@ -29,11 +62,11 @@ from pmgs_core.schema import (
     SCHEMA_VERSION,
     SCHEMES,
     TABLES,
-    bigram_token,
     bigram_tokens,
     create_indexes,
     create_schema,
     fold_for_search,
+    is_indexed_bigram,
     rebuild_search_indexes,
 )
 
@@ -42,32 +75,69 @@ try:
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0+unknown"
 
+# Imported after the version lookup on purpose: nothing else depends on the order, but the
+# store module is the largest one and keeping it last makes import costs easy to read.
+from pmgs_core.store import MAX_LIMIT, PMGSStore
+
 __all__ = [
     "COMMAND_ENTRY_POINT_GROUP",
+    "CONTENT_ROLE",
     "DOCUMENT_KINDS",
+    "ERROR_CODES",
+    "EVIDENCE_NOTICE",
     "IPC_EDITIONS",
+    "MAX_LIMIT",
+    "MAX_RESPONSE_BYTES",
+    "RECORD_SCHEMA_NAMES",
     "RECORD_STATUSES",
     "RELATION_KINDS",
     "SCHEMA_VERSION",
     "SCHEMES",
     "TABLES",
-    "bigram_token",
-    "bigram_tokens",
-    "create_indexes",
-    "create_schema",
-    "fold_for_search",
-    "rebuild_search_indexes",
+    "Categories",
     "ClassificationCode",
+    "ClassificationRecord",
+    "ClassificationSearchPage",
+    "CombinedSearchPage",
     "CommandMain",
+    "CurrentPointer",
+    "DocumentListPage",
+    "DocumentPage",
+    "DocumentSearchPage",
+    "ErrorCode",
+    "HierarchyPage",
+    "HierarchySummary",
     "InvalidCodeError",
     "InvalidSchemeError",
     "Kind",
+    "MatchStatus",
+    "PMGSQueryError",
+    "PMGSStore",
+    "RelatedDocumentsRecord",
+    "ReleaseInfo",
+    "ResolvedDatabase",
     "Scheme",
+    "SearchMode",
+    "SourceRef",
     "__version__",
+    "bigram_tokens",
+    "check_pointer_metadata",
+    "content_addressed_path",
+    "create_indexes",
+    "create_schema",
+    "default_data_dir",
+    "fold_for_search",
     "format_fixed_width",
     "fterm_theme_code",
     "ipc_code_from_pdf_name",
+    "is_indexed_bigram",
+    "load_schema",
     "normalize_code",
     "parse_code",
     "parse_ipc_version",
+    "read_current_pointer",
+    "rebuild_search_indexes",
+    "record_json_schema",
+    "resolve_database",
+    "write_current_pointer",
 ]

@@ -1,9 +1,17 @@
 """pmgs-mcp: the MCP server over the pmgs reference (stdio, streamable HTTP, SSE).
 
-The server answers only through :class:`pmgs_core.PMGSStore`; it is being built (see the
-project's issues). Until then this package only carries its version.
+The server answers only through :class:`pmgs_core.PMGSStore`: three read-only tools by
+default (``lookup_classification``, ``search_pmgs``, ``get_pmgs_document``), four more
+browse tools with ``--tools all``. Run it as ``pmgs-mcp``, ``python -m pmgs_mcp`` or
+``pmgs mcp``; see ``docs/mcp.md``.
+
+Importing this package is cheap: the MCP SDK is imported only when :func:`main` runs, so the
+``pmgs`` CLI can list the ``mcp`` subcommand without paying for it.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
 try:
@@ -11,4 +19,11 @@ try:
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Serve the pmgs reference to AI agents over MCP (stdio, streamable HTTP, SSE)."""
+    from pmgs_mcp.cli import main as cli_main
+
+    return cli_main(argv)

@@ -1,0 +1,40 @@
+"""pmgs-build: turns a JPO PMGS package into a versioned, read-only pmgs reference database.
+
+Everything other packages may use is re-exported here and listed in ``__all__``.
+
+* :func:`build_database` — package directory → database file, returning a
+  :class:`BuildReport`; raises :class:`BuildError` (with :class:`BuildIssue`\\ s and a stable
+  ``code``) and leaves nothing behind when the package cannot be read with certainty.
+* :func:`take_inventory` — the files, release id, reference date and manifest hash of a
+  package, without building (setup re-takes it to prove the source did not change).
+* :func:`logical_digest` — the content hash a finished database stores in its metadata.
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from pmgs_build.build import BuildReport, GroupCount, build_database
+from pmgs_build.digest import logical_digest
+from pmgs_build.inventory import Inventory, take_inventory
+from pmgs_build.issues import ALL_ISSUE_CODES, BuildError, BuildIssue, IssueCode
+from pmgs_build.model import ProgressEvent, SourceFile
+
+try:
+    __version__ = version("pmgs-build")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"
+
+__all__ = [
+    "ALL_ISSUE_CODES",
+    "BuildError",
+    "BuildIssue",
+    "BuildReport",
+    "GroupCount",
+    "Inventory",
+    "IssueCode",
+    "ProgressEvent",
+    "SourceFile",
+    "__version__",
+    "build_database",
+    "logical_digest",
+    "take_inventory",
+]

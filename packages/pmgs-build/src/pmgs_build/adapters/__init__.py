@@ -1,0 +1,71 @@
+"""The adapter registry: which parser reads which data group, and in which order.
+
+One module per data group (ja and en files of a group share theirs). ``ADAPTERS`` maps a
+data group to its :class:`~pmgs_build.adapters.base.Adapter`; groups without an entry (the
+XML, HTML and PDF groups, part 2 of the builder) are inventoried and retained unparsed.
+Phases run in ascending order so that every reference can be checked against the code
+tables: code tables, then texts and translations, then relations, then documents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
+from pmgs_build.adapters.base import Adapter, BuildContext, FileResult
+from pmgs_build.adapters.concordance import parse_concordance
+from pmgs_build.adapters.copyright import parse_copyright
+from pmgs_build.adapters.fi_codes import parse_fi_codes
+from pmgs_build.adapters.fi_handbook import fi_handbook_parser
+from pmgs_build.adapters.fi_revision_link import parse_fi_revision_link
+from pmgs_build.adapters.fi_text import fi_text_parser
+from pmgs_build.adapters.fi_theme import parse_fi_theme
+from pmgs_build.adapters.fterm import parse_fterm_en, parse_fterm_ja
+from pmgs_build.adapters.fterm_explanation import fterm_explanation_parser
+from pmgs_build.adapters.fterm_theme import parse_theme_en, parse_theme_ja
+from pmgs_build.adapters.ipc import EDITIONS, check_ipc_validity, ipc_parser
+from pmgs_build.adapters.judge import parse_judge
+from pmgs_core import IPC_EDITIONS
+
+__all__ = ["ADAPTERS", "Adapter", "BuildContext", "FileResult", "check_ipc_validity"]
+
+_CSV: Final = ".csv"
+
+_LIST: Final = (
+    Adapter("copyright", "COPYRGHT", 1, "", parse_copyright),
+    Adapter("fi_codes", "FI/FI", 10, _CSV, parse_fi_codes),
+    Adapter("fterm_themes", "FTERM/THEME", 11, _CSV, parse_theme_ja),
+    Adapter("fterm_terms", "FTERM/FTERM", 12, _CSV, parse_fterm_ja),
+    *(
+        Adapter(f"ipc{layout.edition}_texts", group, 13 + offset, _CSV, ipc_parser(layout))
+        for offset, (group, layout) in enumerate(
+            sorted(EDITIONS.items(), key=lambda item: IPC_EDITIONS.index(item[1].edition))
+        )
+    ),
+    Adapter("fi_texts_ja", "FI/FI_TEXT", 20, _CSV, fi_text_parser("ja")),
+    Adapter("fi_texts_en", "FI/FI_TEXT_E", 21, _CSV, fi_text_parser("en")),
+    Adapter("fterm_themes_en", "FTERM/THEME_E", 22, _CSV, parse_theme_en),
+    Adapter("fterm_terms_en", "FTERM/FTERM_E", 23, _CSV, parse_fterm_en),
+    Adapter("fi_themes", "FI/FI_THEME", 30, _CSV, parse_fi_theme),
+    Adapter("concordance", "CONCORDANCE", 31, _CSV, parse_concordance),
+    Adapter("fi_revision_links", "FI/FI_KAISEI_LINK", 32, _CSV, parse_fi_revision_link),
+    Adapter("fi_handbook_ja", "FI/FI_HB", 40, _CSV, fi_handbook_parser("ja")),
+    Adapter("fi_handbook_en", "FI/FI_HB_E", 41, _CSV, fi_handbook_parser("en")),
+    Adapter(
+        "fterm_explanations_ja", "FTERM/FTERM_KAISETSU", 42, _CSV, fterm_explanation_parser("ja")
+    ),
+    Adapter(
+        "fterm_explanations_en",
+        "FTERM/FTERM_KAISETSU_E",
+        43,
+        _CSV,
+        fterm_explanation_parser("en"),
+    ),
+    Adapter("judge", "JUDGE", 44, _CSV, parse_judge),
+)
+
+ADAPTERS: Final[Mapping[str, Adapter]] = MappingProxyType(
+    {adapter.data_group: adapter for adapter in sorted(_LIST, key=lambda a: a.phase)}
+)
+"""Data group → adapter, in phase order."""

@@ -1,0 +1,395 @@
+"""What every adapter shares: the build context, a strict CSV reader and value checks.
+
+Adapters turn the files of one data group into rows. They never decide on their own how to
+read a doubtful value: every check that fails becomes a coded build issue here, with the file
+and the ``row:N`` locator, so the same irregularity is reported the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Final
+
+from pmgs_build.issues import IssueCode, IssueLog
+from pmgs_build.model import ProgressEvent, SourceFile
+from pmgs_build.writer import ConceptRegistry, Loader
+from pmgs_core import ClassificationCode, InvalidCodeError, parse_code
+
+__all__ = [
+    "NOT_TRANSLATED",
+    "Adapter",
+    "BuildContext",
+    "CsvRecords",
+    "FileResult",
+    "LevelStack",
+    "SharedState",
+]
+
+NOT_TRANSLATED: Final = "(Not Translated)"
+"""English cells holding this literal are a translation status, not a label."""
+
+_FIELD_SIZE_LIMIT: Final = 1 << 24
+_ROW_PROGRESS_EVERY: Final = 50_000
+_CODE_CACHE_SIZE: Final = 1 << 18
+
+
+@dataclass(slots=True)
+class FileResult:
+    """What one file yielded: logical records read, and records skipped by rule."""
+
+    records: int = 0
+    skipped: int = 0
+
+
+@dataclass(slots=True)
+class DocumentState:
+    """A document being filled: its id and the next dense 1-based segment number."""
+
+    document_id: int
+    next_sequence: int = 1
+    mentions: set[int] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class SharedState:
+    """Cross-file facts that later groups check against (ja structure for en files, …)."""
+
+    fterm_ja: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    """F-term or viewpoint code → (revision id, sequence, depth) from the Japanese files."""
+    theme_ja: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Theme code → (revision id, sequence) from ``FTERM/THEME``."""
+    ipc_revisions: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    """(edition, code, version) → revision id, for editions with versions (8B, 8U)."""
+    ipc_validity: dict[tuple[str, str], list[tuple[str, str | None, str | None, str]]] = field(
+        default_factory=dict
+    )
+    """(edition, code) → [(version, valid from, valid to, "path locator")] of the versioned
+    editions (8B, 8U), for the reference-date check."""
+    documents: dict[str, DocumentState] = field(default_factory=dict)
+    """Document key → its state, so that a document may continue across rows and files."""
+    not_translated: set[int] = field(default_factory=set)
+    """Revisions already marked ``translation_status_en = not_translated``."""
+    attribution: str | None = None
+    """The COPYRGHT line."""
+    counters: dict[str, int] = field(default_factory=dict)
+    """Running counters (the FI structural sequence, relation orders, …) by name."""
+    ipc_edition: str | None = None
+    """The IPC edition whose revisions :attr:`ipc_seen` holds."""
+    ipc_seen: dict[tuple[str, str], tuple[int, int, str | None, str | None]] = field(
+        default_factory=dict
+    )
+    """(code, version) → (revision id, level, valid from, valid to) of the current edition."""
+
+
+class BuildContext:
+    """Everything an adapter needs: the writer, the registry, the issue log and shared state."""
+
+    def __init__(
+        self,
+        loader: Loader,
+        registry: ConceptRegistry,
+        log: IssueLog,
+        reference_date: str,
+        progress: Callable[[ProgressEvent], None] | None = None,
+    ) -> None:
+        self.loader = loader
+        self.registry = registry
+        self.log = log
+        self.reference_date = reference_date
+        self.state = SharedState()
+        self._progress = progress
+        self.group: str | None = None
+        self._codes: dict[tuple[str, str], ClassificationCode] = {}
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The connection being written."""
+        return self.loader.conn
+
+    def progress(self, event: ProgressEvent) -> None:
+        """Report progress, if anybody listens."""
+        if self._progress is not None:
+            self._progress(event)
+
+    # -- value checks ------------------------------------------------------------------------
+
+    def code(
+        self, scheme: str, text: str, source: SourceFile, locator: str
+    ) -> ClassificationCode | None:
+        """Parse a code cell with pmgs-core, or record ``CODE_INVALID`` and return None.
+
+        Parsed cells are cached: the same cell recurs on every text line, handbook row and
+        concordance row of a code, and parsing is the most expensive step per row.
+        """
+        key = (scheme, text)
+        cached = self._codes.get(key)
+        if cached is not None:
+            return cached
+        try:
+            code = parse_code(scheme, text)
+        except InvalidCodeError as error:
+            self.log.error(IssueCode.CODE_INVALID, str(error), source.path, locator)
+            return None
+        if len(self._codes) >= _CODE_CACHE_SIZE:
+            self._codes.clear()
+        self._codes[key] = code
+        return code
+
+    def integer(
+        self,
+        text: str,
+        issue: str,
+        what: str,
+        source: SourceFile,
+        locator: str,
+        *,
+        minimum: int | None = None,
+    ) -> int | None:
+        """Read an integer cell (space padding allowed), or record ``issue`` and return None."""
+        value_text = text.strip()
+        if value_text.isascii() and value_text.isdigit():
+            value = int(value_text)
+            if minimum is None or value >= minimum:
+                return value
+            self.log.error(issue, f"{what} {text!r} is below {minimum}", source.path, locator)
+            return None
+        self.log.error(issue, f"{what} {text!r} is not an integer", source.path, locator)
+        return None
+
+    def columns(
+        self, fields: list[str], expected: int, issue: str, source: SourceFile, locator: str
+    ) -> bool:
+        """True when the row has ``expected`` columns, else record ``issue``."""
+        if len(fields) == expected:
+            return True
+        self.log.error(
+            issue,
+            f"{len(fields)} columns where {source.data_group} has {expected}",
+            source.path,
+            locator,
+        )
+        return False
+
+    # -- common rows -------------------------------------------------------------------------
+
+    def add_text(
+        self,
+        revision_id: int,
+        language: str,
+        text_type: str,
+        line: int,
+        body: str,
+        *,
+        source: SourceFile,
+        locator: str,
+    ) -> None:
+        """Insert a text, or mark the revision not translated for ``(Not Translated)``."""
+        if language == "en" and body.strip() == NOT_TRANSLATED:
+            if revision_id not in self.state.not_translated:
+                self.state.not_translated.add(revision_id)
+                self.add_property(
+                    revision_id, "translation_status_en", "not_translated", source, locator
+                )
+            return
+        self.loader.add("text", (revision_id, language, text_type, line, body, source.id, locator))
+
+    def add_property(
+        self, revision_id: int, name: str, value: str, source: SourceFile, locator: str
+    ) -> None:
+        """Insert a property (callers skip empty values)."""
+        self.loader.add("property", (revision_id, name, value, source.id, locator))
+
+    def add_relation(
+        self,
+        kind: str,
+        from_concept: int,
+        to_concept: int,
+        sequence: int,
+        *,
+        source: SourceFile,
+        locator: str,
+        from_revision: int | None = None,
+        to_revision: int | None = None,
+    ) -> None:
+        """Insert a relation between concepts (and revisions, for IPC versions)."""
+        self.loader.add(
+            "relation",
+            (
+                kind,
+                from_concept,
+                to_concept,
+                from_revision,
+                to_revision,
+                sequence,
+                source.id,
+                locator,
+            ),
+        )
+
+    def next_in(self, counter: str) -> int:
+        """The next value (from 1) of a running counter, for orders the source does not give."""
+        value = self.state.counters.get(counter, 0) + 1
+        self.state.counters[counter] = value
+        return value
+
+    def document(
+        self,
+        key: str,
+        kind: str,
+        language: str | None,
+        title: str,
+        *,
+        source: SourceFile,
+        locator: str,
+    ) -> DocumentState:
+        """The document under ``key``, inserted on first use."""
+        state = self.state.documents.get(key)
+        if state is None:
+            document_id = self.loader.new_id("document")
+            self.loader.add(
+                "document", (document_id, key, kind, language, title, source.id, locator)
+            )
+            state = DocumentState(document_id)
+            self.state.documents[key] = state
+        return state
+
+    def add_segment(
+        self,
+        document: DocumentState,
+        heading: str | None,
+        text_type: str | None,
+        body: str,
+        *,
+        source: SourceFile,
+        locator: str,
+        page: int | None = None,
+    ) -> None:
+        """Append a segment (``document_text``) with the next dense sequence number."""
+        self.loader.add(
+            "document_text",
+            (
+                document.document_id,
+                document.next_sequence,
+                page,
+                heading,
+                text_type,
+                body,
+                source.id,
+                locator,
+            ),
+        )
+        document.next_sequence += 1
+
+    def add_link(
+        self,
+        document: DocumentState,
+        concept_id: int,
+        role: str,
+        source: SourceFile,
+        locator: str,
+    ) -> None:
+        """Link a document to a concept once per (document, concept), in first-seen order."""
+        if concept_id in document.mentions:
+            return
+        document.mentions.add(concept_id)
+        self.loader.add(
+            "document_link",
+            (
+                document.document_id,
+                concept_id,
+                role,
+                len(document.mentions),
+                source.id,
+                locator,
+            ),
+        )
+
+
+class CsvRecords:
+    """The logical records of one CSV file, read strictly, as (row number, cells).
+
+    UTF-8 with or without BOM (``utf-8-sig``), quoted cells may hold newlines and commas.
+    A decoding or syntax failure ends the file with ``CSV_ENCODING`` / ``CSV_MALFORMED``;
+    blank records are skipped with a warning but keep their row number, so that ``row:N``
+    stays the N-th logical record. :attr:`records` counts the records read.
+    """
+
+    def __init__(self, ctx: BuildContext, source: SourceFile) -> None:
+        self._ctx = ctx
+        self._source = source
+        self.records = 0
+
+    def __iter__(self) -> Iterator[tuple[str, list[str]]]:
+        ctx, source = self._ctx, self._source
+        if csv.field_size_limit() < _FIELD_SIZE_LIMIT:
+            csv.field_size_limit(_FIELD_SIZE_LIMIT)
+        try:
+            with source.absolute.open(encoding="utf-8-sig", newline="") as handle:
+                for fields in csv.reader(handle, strict=True):
+                    self.records += 1
+                    locator = f"row:{self.records}"
+                    if not fields:
+                        ctx.log.warning(
+                            IssueCode.CSV_BLANK_ROW, "blank record skipped", source.path, locator
+                        )
+                        continue
+                    if self.records % _ROW_PROGRESS_EVERY == 0:
+                        ctx.progress(
+                            ProgressEvent("parse", source.data_group, self.records, None, "rows")
+                        )
+                    yield locator, fields
+        except UnicodeDecodeError as error:
+            ctx.log.error(
+                IssueCode.CSV_ENCODING,
+                f"not valid UTF-8 after record {self.records}: {error.reason}",
+                source.path,
+                f"row:{self.records + 1}",
+            )
+            return
+        except csv.Error as error:
+            ctx.log.error(
+                IssueCode.CSV_MALFORMED,
+                f"CSV syntax error after record {self.records}: {error}",
+                source.path,
+                f"row:{self.records + 1}",
+            )
+            return
+        if self.records == 0:
+            ctx.log.warning(IssueCode.CSV_EMPTY, "file has no record", source.path)
+
+
+class LevelStack:
+    """Parents from level order: a row's parent is the nearest earlier row of a smaller level.
+
+    Holds (level, concept id) of the current ancestor chain only.
+    """
+
+    def __init__(self) -> None:
+        self._stack: list[tuple[int, int]] = []
+
+    def push(self, level: int, concept_id: int) -> int | None:
+        """Enter a row; return its parent's concept id (None at the top)."""
+        stack = self._stack
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
+        stack.append((level, concept_id))
+        return parent
+
+
+@dataclass(frozen=True, slots=True)
+class Adapter:
+    """One data group's parser: how it is named, when it runs and which files it reads.
+
+    ``phase`` orders the groups so that references resolve: code tables (10-19) before the
+    texts and translations that need them (20-29), before relations and documents (30-39).
+    """
+
+    name: str
+    data_group: str
+    phase: int
+    suffix: str
+    parse: Callable[[BuildContext, SourceFile], FileResult]

@@ -1,0 +1,52 @@
+"""``FI/FI_HB`` and ``FI/FI_HB_E``: the FI handbook, kept as one document per code.
+
+Columns: 0 code, 1 sequence, 2 text type, 3 flag, 4 text. Each row is one segment of the
+document ``fi_handbook:{lang}:{code}`` in file order (the source's sequence column is not a
+dense 1-based order, the file order is). A handbook for a code ``FI/FI`` does not define
+links to a reference-only concept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pmgs_build.adapters.base import BuildContext, CsvRecords, FileResult
+from pmgs_build.issues import IssueCode
+from pmgs_build.model import SourceFile
+
+__all__ = ["fi_handbook_parser"]
+
+_COLUMNS = 5
+_TITLES = {"ja": "FIハンドブック {code}", "en": "FI handbook {code}"}
+
+
+def fi_handbook_parser(language: str) -> Callable[[BuildContext, SourceFile], FileResult]:
+    """The parser of the FI handbook files of one language."""
+
+    def parse(ctx: BuildContext, source: SourceFile) -> FileResult:
+        records = CsvRecords(ctx, source)
+        for locator, cells in records:
+            if not ctx.columns(cells, _COLUMNS, IssueCode.FI_HB_COLUMN_COUNT, source, locator):
+                continue
+            code = ctx.code("fi", cells[0], source, locator)
+            if code is None:
+                continue
+            canonical = code.canonical
+            document = ctx.document(
+                f"fi_handbook:{language}:{canonical}",
+                "fi_handbook",
+                language,
+                _TITLES[language].format(code=canonical),
+                source=source,
+                locator=locator,
+            )
+            concept = ctx.registry.reference(
+                "fi", "", canonical, code.kind, source_file_id=source.id, locator=locator
+            )
+            ctx.add_link(document, concept, "subject", source, locator)
+            ctx.add_segment(
+                document, canonical, cells[2].strip(), cells[4], source=source, locator=locator
+            )
+        return FileResult(records.records)
+
+    return parse

@@ -1,0 +1,63 @@
+"""``FTERM/FTERM_KAISETSU`` and ``_E``: the F-term explanations (解説), one document per theme.
+
+Columns: 0 theme or F-term code (padded), 1 sequence, 2 text type, 3 text. Every row is a
+segment of ``fterm_explanation:{lang}:{theme}`` in file order; the document's subject is the
+theme and it mentions every viewpoint or term named in column 0. Codes here may be absent
+from the F-term tables: they become reference-only concepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from pmgs_build.adapters.base import BuildContext, CsvRecords, FileResult
+from pmgs_build.adapters.fterm import fterm_concept_code
+from pmgs_build.issues import IssueCode
+from pmgs_build.model import SourceFile
+
+__all__ = ["fterm_explanation_parser"]
+
+_COLUMNS: Final = 4
+_TITLES: Final = {"ja": "Fターム解説 {theme}", "en": "F-term explanation {theme}"}
+
+
+def fterm_explanation_parser(language: str) -> Callable[[BuildContext, SourceFile], FileResult]:
+    """The parser of the explanation files of one language."""
+
+    def parse(ctx: BuildContext, source: SourceFile) -> FileResult:
+        records = CsvRecords(ctx, source)
+        registry = ctx.registry
+        for locator, cells in records:
+            if not ctx.columns(
+                cells, _COLUMNS, IssueCode.FTERM_KAISETSU_COLUMN_COUNT, source, locator
+            ):
+                continue
+            parsed = ctx.code("fterm", cells[0], source, locator)
+            if parsed is None:
+                continue
+            theme = str(parsed.theme)
+            code, kind = fterm_concept_code(parsed)
+            document = ctx.document(
+                f"fterm_explanation:{language}:{theme}",
+                "fterm_explanation",
+                language,
+                _TITLES[language].format(theme=theme),
+                source=source,
+                locator=locator,
+            )
+            theme_concept = registry.reference(
+                "fterm", "", theme, "theme", source_file_id=source.id, locator=locator
+            )
+            ctx.add_link(document, theme_concept, "subject", source, locator)
+            if code != theme:
+                concept = registry.reference(
+                    "fterm", "", code, kind, source_file_id=source.id, locator=locator
+                )
+                ctx.add_link(document, concept, "mentions", source, locator)
+            ctx.add_segment(
+                document, code, cells[2].strip(), cells[3], source=source, locator=locator
+            )
+        return FileResult(records.records)
+
+    return parse

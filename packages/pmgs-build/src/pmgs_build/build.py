@@ -1,0 +1,393 @@
+"""``build_database``: from a PMGS package directory to a finished reference database.
+
+The steps (ADR 0003): inventory → parse every data group in phase order into a temporary
+SQLite file beside the output (one transaction, batched inserts, no journal) → reference-only
+concepts and release checks → indexes → search indexes → ``ANALYZE`` → foreign-key check →
+logical digest → publish. A database is published only whole: any error (or an interrupt)
+removes the temporary file and leaves whatever was at ``output`` untouched, and an existing
+output is never overwritten.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pmgs_build.adapters import ADAPTERS, BuildContext, check_ipc_validity
+from pmgs_build.digest import logical_digest
+from pmgs_build.inventory import CSV_GROUPS, Inventory, take_inventory
+from pmgs_build.issues import BuildError, BuildIssue, IssueCode, IssueLog
+from pmgs_build.model import FileStatus, ProgressEvent
+from pmgs_build.writer import ConceptRegistry, Loader
+from pmgs_core import SCHEMA_VERSION, TABLES, create_indexes, create_schema, rebuild_search_indexes
+
+__all__ = ["BuildReport", "GroupCount", "build_database"]
+
+logger = logging.getLogger("pmgs_build")
+
+
+@dataclass(frozen=True, slots=True)
+class GroupCount:
+    """What one data group contributed: files, logical records read, records skipped."""
+
+    files: int = 0
+    bytes: int = 0
+    records: int = 0
+    skipped: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        """JSON-ready form."""
+        return {
+            "files": self.files,
+            "bytes": self.bytes,
+            "records": self.records,
+            "skipped": self.skipped,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BuildReport:
+    """The outcome of a successful build, for the CLI, setup and benchmarks."""
+
+    release: str
+    reference_date: str
+    source_manifest_sha256: str
+    logical_digest: str
+    seconds: float
+    output: str
+    database_bytes: int
+    table_counts: dict[str, int]
+    group_counts: dict[str, GroupCount]
+    warnings: dict[str, int]
+    reference_only_concepts: int
+    builder_version: str
+    schema_version: int = SCHEMA_VERSION
+    phase_seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def warning_count(self) -> int:
+        """All warnings together."""
+        return sum(self.warnings.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (``pmgs build --json``)."""
+        return {
+            "release": self.release,
+            "reference_date": self.reference_date,
+            "source_manifest_sha256": self.source_manifest_sha256,
+            "logical_digest": self.logical_digest,
+            "seconds": round(self.seconds, 3),
+            "output": self.output,
+            "database_bytes": self.database_bytes,
+            "schema_version": self.schema_version,
+            "builder_version": self.builder_version,
+            "table_counts": dict(self.table_counts),
+            "group_counts": {group: c.to_dict() for group, c in self.group_counts.items()},
+            "warnings": dict(self.warnings),
+            "warning_count": self.warning_count,
+            "reference_only_concepts": self.reference_only_concepts,
+            "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()},
+        }
+
+
+def _fail(code: str, message: str) -> BuildError:
+    return BuildError([BuildIssue("error", code, message)])
+
+
+def _builder_version() -> str:
+    # Imported late: pmgs_build/__init__ imports this module.
+    from pmgs_build import __version__
+
+    return __version__
+
+
+def _check_output(output: Path, source: Path) -> None:
+    if output.exists() or output.is_symlink():
+        raise _fail(IssueCode.OUTPUT_EXISTS, f"{output.name} exists; it is never overwritten")
+    if not output.parent.is_dir():
+        raise _fail(IssueCode.OUTPUT_DIRECTORY_MISSING, "the output directory does not exist")
+    if output.is_relative_to(source) or output.parent.resolve().is_relative_to(source.resolve()):
+        raise _fail(
+            IssueCode.OUTPUT_INSIDE_SOURCE, "the output must not be inside the source package"
+        )
+
+
+def _publish(temporary: Path, output: Path) -> None:
+    """Move the finished file into place without ever replacing an existing output."""
+    try:
+        os.link(temporary, output)
+    except FileExistsError:
+        raise _fail(
+            IssueCode.OUTPUT_EXISTS, f"{output.name} appeared during the build; not replaced"
+        ) from None
+    except OSError:
+        # No hard links on this file system: replace() after a last check is the best left.
+        if output.exists():
+            raise _fail(
+                IssueCode.OUTPUT_EXISTS, f"{output.name} appeared during the build; not replaced"
+            ) from None
+        os.replace(temporary, output)
+        return
+    temporary.unlink()
+
+
+class _Build:
+    """One run of the pipeline on an open temporary database."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        inventory: Inventory,
+        progress: Callable[[ProgressEvent], None] | None,
+    ) -> None:
+        self.conn = conn
+        self.inventory = inventory
+        self.progress = progress
+        self.log = IssueLog()
+        self.loader = Loader(conn)
+        self.registry = ConceptRegistry(self.loader)
+        self.ctx = BuildContext(
+            self.loader, self.registry, self.log, inventory.reference_date, progress
+        )
+        self.results: dict[int, tuple[FileStatus, int, int]] = {}
+        self.phase_seconds: dict[str, float] = {}
+
+    def _emit(self, phase: str, done: int, total: int | None, unit: str, message: str = "") -> None:
+        if self.progress is not None:
+            self.progress(ProgressEvent(phase, None, done, total, unit, message))
+
+    def _timed(self, phase: str, started: float) -> None:
+        self.phase_seconds[phase] = self.phase_seconds.get(phase, 0.0) + (
+            time.perf_counter() - started
+        )
+
+    def parse(self) -> None:
+        """Run every adapter over its files, stopping after the first group with errors."""
+        started = time.perf_counter()
+        inventory = self.inventory
+        present = {f.data_group for f in inventory.files}
+        for group in CSV_GROUPS:
+            if group not in present:
+                self.log.warning(IssueCode.DATA_GROUP_MISSING, f"no file of data group {group}")
+        copyright_files = inventory.files_of("COPYRGHT")
+        if not copyright_files:
+            self.log.error(IssueCode.COPYRGHT_MISSING, "the package has no COPYRGHT file")
+        elif len(copyright_files) > 1:
+            self.log.error(
+                IssueCode.COPYRGHT_MULTIPLE,
+                f"{len(copyright_files)} COPYRGHT files: "
+                + ", ".join(f.path for f in copyright_files),
+            )
+        self.log.raise_if_errors()
+        for group, adapter in ADAPTERS.items():
+            files = [f for f in inventory.files_of(group) if f.parser == adapter.name]
+            for done, source in enumerate(files, start=1):
+                self.ctx.group = group
+                logger.debug("parsing %s", source.path)
+                result = adapter.parse(self.ctx, source)
+                failed = self.log.error_count_of(source.path) > 0
+                self.results[source.id] = (
+                    "failed" if failed else "parsed",
+                    result.records,
+                    result.skipped,
+                )
+                if self.progress is not None:
+                    self.progress(
+                        ProgressEvent("parse", group, done, len(files), "files", source.path)
+                    )
+            self.loader.flush()
+            self.log.raise_if_errors()
+        self._timed("parse", started)
+
+    def finalize(self) -> None:
+        """Release checks, reference-only concepts, provenance rows and metadata."""
+        started = time.perf_counter()
+        self._emit("finalize", 0, 1, "steps")
+        check_ipc_validity(self.ctx)
+        self.log.raise_if_errors()
+        self.registry.finish()
+        inventory = self.inventory
+        attribution = self.ctx.state.attribution
+        if attribution is None:  # parse() guarantees one COPYRGHT file, which set it or failed
+            raise _fail(IssueCode.COPYRGHT_MISSING, "no attribution line was read")
+        for source in inventory.files:
+            status, records, _skipped = self.results.get(source.id, ("retained", 0, 0))
+            self.loader.add(
+                "source_file",
+                (
+                    source.id,
+                    source.path,
+                    source.bytes,
+                    source.sha256,
+                    source.data_group,
+                    source.parser,
+                    status,
+                    records,
+                ),
+            )
+        ids = {f.path: f.id for f in inventory.files}
+        for issue in (*inventory.warnings, *self.log.warnings()):
+            self.loader.add(
+                "build_issue",
+                (
+                    issue.severity,
+                    issue.code,
+                    issue.message,
+                    ids.get(issue.source_path) if issue.source_path else None,
+                    issue.locator,
+                ),
+            )
+        self.loader.flush()
+        self.conn.execute(
+            "INSERT INTO release (release_id, reference_date, source_manifest_sha256, "
+            "attribution) VALUES (?, ?, ?, ?)",
+            (
+                inventory.release_id,
+                inventory.reference_date,
+                inventory.manifest_sha256,
+                attribution,
+            ),
+        )
+        self.conn.executemany(
+            "INSERT INTO metadata (key, value) VALUES (?, ?)",
+            [
+                ("schema_version", str(SCHEMA_VERSION)),
+                ("release_id", inventory.release_id),
+                ("reference_date", inventory.reference_date),
+                ("source_manifest_sha256", inventory.manifest_sha256),
+                ("builder_version", _builder_version()),
+            ],
+        )
+        self._timed("finalize", started)
+
+    def index(self) -> str:
+        """Indexes, search indexes, statistics, checks; returns the logical digest."""
+        conn = self.conn
+        for phase, step in (
+            ("index", create_indexes),
+            ("search_index", rebuild_search_indexes),
+            ("analyze", lambda c: c.execute("ANALYZE")),
+        ):
+            started = time.perf_counter()
+            self._emit(phase, 0, 1, "steps")
+            step(conn)
+            self._timed(phase, started)
+        violations = conn.execute("PRAGMA foreign_key_check").fetchall()
+        if violations:
+            raise _fail(
+                IssueCode.DATABASE_CHECK_FAILED,
+                f"{len(violations)} foreign key violations, first: {violations[0]}",
+            )
+        started = time.perf_counter()
+        self._emit("digest", 0, 1, "steps")
+        digest = logical_digest(conn)
+        conn.execute("INSERT INTO metadata (key, value) VALUES ('logical_digest', ?)", (digest,))
+        self._timed("digest", started)
+        return digest
+
+    def group_counts(self) -> dict[str, GroupCount]:
+        """Files, bytes, records and skipped records per data group."""
+        counts: dict[str, GroupCount] = {}
+        for source in self.inventory.files:
+            _status, records, skipped = self.results.get(source.id, ("retained", 0, 0))
+            old = counts.get(source.data_group, GroupCount())
+            counts[source.data_group] = GroupCount(
+                old.files + 1,
+                old.bytes + source.bytes,
+                old.records + records,
+                old.skipped + skipped,
+            )
+        return dict(sorted(counts.items()))
+
+
+def _warning_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    rows = conn.execute(
+        "SELECT code, COUNT(*) FROM build_issue WHERE severity = 'warning' "
+        "GROUP BY code ORDER BY code"
+    ).fetchall()
+    return {str(code): int(count) for code, count in rows}
+
+
+def build_database(
+    source: str | os.PathLike[str],
+    output: str | os.PathLike[str],
+    *,
+    release: str | None = None,
+    progress: Callable[[ProgressEvent], None] | None = None,
+) -> BuildReport:
+    """Build the reference database of the package at ``source`` into the new file ``output``.
+
+    ``release`` overrides the release id taken from the directory name (``JPPM`` + digits).
+    ``progress`` receives :class:`ProgressEvent`\\ s. Raises :class:`BuildError` (with every
+    error issue found) when the package cannot be read with certainty or ``output`` exists;
+    then no file is left behind.
+    """
+    started = time.perf_counter()
+    output_path = Path(os.path.abspath(output))
+    source_path = Path(os.path.abspath(source))
+    _check_output(output_path, source_path)
+    inventory_started = time.perf_counter()
+    inventory = take_inventory(source_path, release=release, progress=progress)
+    inventory_seconds = time.perf_counter() - inventory_started
+    temporary = output_path.with_name(f".{output_path.name}.tmp-{os.getpid()}")
+    temporary.unlink(missing_ok=True)
+    try:
+        conn = sqlite3.connect(temporary, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode = OFF")
+            conn.execute("PRAGMA synchronous = OFF")
+            conn.execute("PRAGMA cache_size = -131072")
+            conn.execute("PRAGMA temp_store = MEMORY")
+            create_schema(conn)
+            build = _Build(conn, inventory, progress)
+            build.phase_seconds["inventory"] = inventory_seconds
+            conn.execute("BEGIN")
+            build.parse()
+            build.finalize()
+            conn.execute("COMMIT")
+            digest = build.index()
+            table_counts = {
+                table: int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])  # noqa: S608
+                for table in TABLES
+            }
+            warnings = _warning_counts(conn)
+            conn.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            conn.close()
+        database_bytes = temporary.stat().st_size
+        _publish(temporary, output_path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    seconds = time.perf_counter() - started
+    report = BuildReport(
+        release=inventory.release_id,
+        reference_date=inventory.reference_date,
+        source_manifest_sha256=inventory.manifest_sha256,
+        logical_digest=digest,
+        seconds=seconds,
+        output=str(output_path),
+        database_bytes=database_bytes,
+        table_counts=table_counts,
+        group_counts=build.group_counts(),
+        warnings=warnings,
+        reference_only_concepts=build.registry.reference_only_count,
+        builder_version=_builder_version(),
+        phase_seconds=build.phase_seconds,
+    )
+    if progress is not None:
+        progress(ProgressEvent("done", None, 1, 1, "steps"))
+    logger.info(
+        "built %s (%s) in %.1f s: %d warnings",
+        inventory.release_id,
+        output_path.name,
+        seconds,
+        report.warning_count,
+    )
+    return report

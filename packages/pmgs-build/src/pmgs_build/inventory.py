@@ -1,0 +1,308 @@
+"""The inventory of a PMGS package: every file, its size, hash, data group and parser.
+
+The inventory comes before any parsing because it is what identifies the source: the SHA-256
+of its manifest names the package a database was built from (setup re-takes the inventory
+after the build to prove the source did not change underneath). It also fixes the release id
+and the reference date, which every answer of the store cites.
+
+The walk is deterministic (paths sorted by code point) and refuses symbolic links and special
+files outright: a link could make the manifest describe files outside the package.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import re
+import stat
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from pmgs_build.adapters import ADAPTERS
+from pmgs_build.issues import BuildError, BuildIssue, IssueCode, IssueLog
+from pmgs_build.model import ProgressEvent, SourceFile
+
+__all__ = [
+    "CLASSIFICATION_GROUPS",
+    "CSV_GROUPS",
+    "KNOWN_GROUPS",
+    "RETAINED_GROUPS",
+    "Inventory",
+    "data_group_of",
+    "take_inventory",
+    "validate_release_id",
+]
+
+CSV_GROUPS: Final = (
+    "CONCORDANCE",
+    "FI/FI",
+    "FI/FI_HB",
+    "FI/FI_HB_E",
+    "FI/FI_KAISEI_LINK",
+    "FI/FI_TEXT",
+    "FI/FI_TEXT_E",
+    "FI/FI_THEME",
+    "FTERM/FTERM",
+    "FTERM/FTERM_E",
+    "FTERM/FTERM_KAISETSU",
+    "FTERM/FTERM_KAISETSU_E",
+    "FTERM/THEME",
+    "FTERM/THEME_E",
+    "IPC/IPC4_TEXT",
+    "IPC/IPC5_TEXT",
+    "IPC/IPC6_TEXT",
+    "IPC/IPC7E_TEXT",
+    "IPC/IPC7_TEXT",
+    "IPC/IPC8B_TEXT",
+    "IPC/IPC8U_TEXT",
+    "JUDGE",
+)
+"""Data groups whose files are CSV (``docs/pmgs-source-format.md``)."""
+
+RETAINED_GROUPS: Final = (
+    "FI/FI_KAISEI_DOC",
+    "FTERM/ADD_CODE",
+    "FTERM/ADD_CODE_E",
+    "IPC_KAISEI",
+    "REFERENCE/IPC_TEIGI",
+)
+"""XML, HTML and PDF groups: inventoried and hashed, parsed by part 2 of the builder."""
+
+KNOWN_GROUPS: Final = (*CSV_GROUPS, *RETAINED_GROUPS, "COPYRGHT")
+
+CLASSIFICATION_GROUPS: Final = frozenset(
+    {
+        "FI/FI",
+        "FI/FI_TEXT",
+        "FI/FI_TEXT_E",
+        "FTERM/THEME",
+        "FTERM/THEME_E",
+        "FTERM/FTERM",
+        "FTERM/FTERM_E",
+        *(g for g in CSV_GROUPS if g.startswith("IPC/")),
+    }
+)
+"""The code/text CSVs whose ``_YYYYMMDD`` names carry the reference date (and only these:
+handbooks, explanations and concordances may be dated differently)."""
+
+_RELEASE_RE: Final = re.compile(r"JPPM[0-9]+")
+_NAME_DATE_RE: Final = re.compile(r"_([0-9]{8})\.csv", re.IGNORECASE)
+_HASH_CHUNK: Final = 1 << 20
+_UNKNOWN_ROOT_GROUP: Final = "."
+
+
+@dataclass(frozen=True, slots=True)
+class Inventory:
+    """What a package is: its files, release id, reference date and manifest hash."""
+
+    root: Path
+    release_id: str
+    reference_date: str
+    files: tuple[SourceFile, ...]
+    manifest_sha256: str
+    warnings: tuple[BuildIssue, ...]
+
+    @property
+    def total_bytes(self) -> int:
+        """The size of the whole package."""
+        return sum(f.bytes for f in self.files)
+
+    def files_of(self, data_group: str) -> tuple[SourceFile, ...]:
+        """The files of one data group, in path order (the order they are parsed in)."""
+        return tuple(f for f in self.files if f.data_group == data_group)
+
+    def manifest_text(self) -> str:
+        """The canonical manifest: one JSON array ``[path, bytes, sha256]`` per line, sorted.
+
+        JSON so that no file name (spaces, newlines, non-ASCII) can make two manifests equal.
+        """
+        return manifest_text(self.files)
+
+
+def manifest_text(files: Iterable[SourceFile]) -> str:
+    """The canonical manifest of ``files`` (see :meth:`Inventory.manifest_text`)."""
+    lines = sorted(
+        json.dumps([f.path, f.bytes, f.sha256], ensure_ascii=False, separators=(",", ":"))
+        for f in files
+    )
+    return "".join(line + "\n" for line in lines)
+
+
+def validate_release_id(release: str) -> str:
+    """Return ``release`` if it is ``JPPM`` + digits, else raise ``RELEASE_ID_INVALID``."""
+    if not _RELEASE_RE.fullmatch(release):
+        raise BuildError(
+            [
+                BuildIssue(
+                    "error",
+                    IssueCode.RELEASE_ID_INVALID,
+                    f"release id {release!r} is not JPPM followed by digits (e.g. JPPM2026002)",
+                )
+            ]
+        )
+    return release
+
+
+def data_group_of(relative_path: str) -> str:
+    """The data group of a file from its directory (``FI/FI/fi_G_….csv`` → ``FI/FI``).
+
+    The longest known group that contains the file wins, so files in subdirectories of a
+    group stay in it. A file in no known group gets its directory (``.`` at the root) as
+    group, and the build warns about it. A root file named ``COPYRGHT…`` is the COPYRGHT.
+    """
+    directory, _, name = relative_path.rpartition("/")
+    for group in sorted(KNOWN_GROUPS, key=len, reverse=True):
+        if directory == group or directory.startswith(group + "/"):
+            return group
+    if not directory and name.split(".", 1)[0].upper() == "COPYRGHT":
+        return "COPYRGHT"
+    return directory or _UNKNOWN_ROOT_GROUP
+
+
+def _parser_for(group: str, relative_path: str) -> str | None:
+    adapter = ADAPTERS.get(group)
+    if adapter is None:
+        return None
+    if adapter.suffix and not relative_path.lower().endswith(adapter.suffix):
+        return None
+    return adapter.name
+
+
+def _walk(root: Path, log: IssueLog) -> list[tuple[str, Path, int]]:
+    """Every regular file below ``root`` as (relative POSIX path, path, size)."""
+    found: list[tuple[str, Path, int]] = []
+    pending: list[tuple[Path, str]] = [(root, "")]
+    while pending:
+        directory, prefix = pending.pop()
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as error:
+            log.error(IssueCode.SOURCE_UNREADABLE, f"cannot list a directory: {error.strerror}")
+            continue
+        for entry in entries:
+            relative = prefix + entry.name
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError as error:
+                log.error(IssueCode.SOURCE_UNREADABLE, f"cannot stat: {error.strerror}", relative)
+                continue
+            if stat.S_ISLNK(info.st_mode):
+                log.error(
+                    IssueCode.SOURCE_SYMLINK,
+                    "symbolic links are refused (the package must be plain files)",
+                    relative,
+                )
+            elif stat.S_ISDIR(info.st_mode):
+                pending.append((Path(entry.path), relative + "/"))
+            elif stat.S_ISREG(info.st_mode):
+                found.append((relative, Path(entry.path), info.st_size))
+            else:
+                log.error(
+                    IssueCode.SOURCE_NOT_REGULAR_FILE, "not a regular file or directory", relative
+                )
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(_HASH_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _reference_date(files: Iterable[SourceFile], log: IssueLog) -> str:
+    """The single ``_YYYYMMDD`` of the classification CSV names, as an ISO date."""
+    dates: dict[str, str] = {}
+    for source in files:
+        if source.data_group not in CLASSIFICATION_GROUPS:
+            continue
+        match = _NAME_DATE_RE.search(source.name)
+        if match is not None:
+            dates.setdefault(match.group(1), source.path)
+    if not dates:
+        log.error(
+            IssueCode.REFERENCE_DATE_MISSING,
+            "no FI, F-term or IPC code/text CSV name carries a _YYYYMMDD date",
+        )
+        return ""
+    if len(dates) > 1:
+        shown = ", ".join(f"{date} ({path})" for date, path in sorted(dates.items()))
+        log.error(
+            IssueCode.REFERENCE_DATE_AMBIGUOUS,
+            f"classification CSV names carry {len(dates)} different dates: {shown}",
+        )
+        return ""
+    (text, path), *_ = dates.items()
+    try:
+        return dt.date(int(text[:4]), int(text[4:6]), int(text[6:])).isoformat()
+    except ValueError:
+        log.error(IssueCode.REFERENCE_DATE_INVALID, f"{text} is not a calendar date", path)
+        return ""
+
+
+def take_inventory(
+    source: str | os.PathLike[str],
+    *,
+    release: str | None = None,
+    progress: Callable[[ProgressEvent], None] | None = None,
+) -> Inventory:
+    """Walk, hash and classify every file of the package at ``source``.
+
+    Raises :class:`BuildError` for a package that cannot be identified with certainty (not a
+    directory, links or special files, no valid release id, no single reference date).
+    Warnings (unknown files) are returned in :attr:`Inventory.warnings`.
+    """
+    root = Path(os.path.abspath(source))
+    log = IssueLog()
+    if not root.is_dir():
+        raise BuildError(
+            [BuildIssue("error", IssueCode.SOURCE_NOT_DIRECTORY, "the source is not a directory")]
+        )
+    release_id = validate_release_id(release if release is not None else root.name)
+    entries = _walk(root, log)
+    log.raise_if_errors()
+    total_bytes = sum(size for _, _, size in entries)
+    done_bytes = 0
+    files: list[SourceFile] = []
+    for number, (relative, path, size) in enumerate(entries, start=1):
+        group = data_group_of(relative)
+        try:
+            digest = _sha256(path)
+        except OSError as error:
+            log.error(IssueCode.SOURCE_UNREADABLE, f"cannot read: {error.strerror}", relative)
+            continue
+        parser = _parser_for(group, relative)
+        if group not in KNOWN_GROUPS:
+            log.warning(
+                IssueCode.UNKNOWN_DATA_GROUP,
+                f"file outside every known data group (group {group!r}); retained unparsed",
+                relative,
+            )
+        elif parser is None and group in ADAPTERS:
+            log.warning(
+                IssueCode.UNEXPECTED_FILE,
+                f"not a {ADAPTERS[group].suffix} file of data group {group}; retained unparsed",
+                relative,
+            )
+        files.append(SourceFile(number, relative, path, size, digest, group, parser))
+        done_bytes += size
+        if progress is not None:
+            progress(ProgressEvent("inventory", group, done_bytes, total_bytes, "bytes"))
+    log.raise_if_errors()
+    reference_date = _reference_date(files, log)
+    log.raise_if_errors()
+    manifest = manifest_text(files)
+    return Inventory(
+        root=root,
+        release_id=release_id,
+        reference_date=reference_date,
+        files=tuple(files),
+        manifest_sha256=hashlib.sha256(manifest.encode("utf-8")).hexdigest(),
+        warnings=tuple(log.warnings()),
+    )

@@ -1,0 +1,277 @@
+"""Build issues: every irregularity of a package becomes one recorded, coded row.
+
+The parser fails closed (``docs/pmgs-source-format.md``): whatever it cannot read with
+certainty is an *error*, which stops the build and leaves no database behind, and whatever it
+can read but is worth knowing (a translation that disagrees with its Japanese original, a row
+that is structurally not a record) is a *warning*, kept in the ``build_issue`` table.
+
+Codes are part of the interface: the CLI, setup and tests match on them, so they never change
+meaning. Each constant below says when it is raised and at which severity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Final, Literal
+
+__all__ = [
+    "ALL_ISSUE_CODES",
+    "BuildError",
+    "BuildIssue",
+    "IssueCode",
+    "IssueLog",
+    "Severity",
+]
+
+Severity = Literal["error", "warning"]
+
+
+class IssueCode:
+    """The stable issue codes (``build_issue.code``, :attr:`BuildError.code`)."""
+
+    # -- the source directory and the release -------------------------------------------------
+    SOURCE_NOT_DIRECTORY: Final = "SOURCE_NOT_DIRECTORY"
+    """Error: the source is not an existing directory."""
+    SOURCE_SYMLINK: Final = "SOURCE_SYMLINK"
+    """Error: the package contains a symbolic link; links could point outside the package,
+    whose manifest would then not describe what was read, so none is followed."""
+    SOURCE_NOT_REGULAR_FILE: Final = "SOURCE_NOT_REGULAR_FILE"
+    """Error: an entry that is neither a directory nor a regular file (FIFO, socket, device)."""
+    SOURCE_UNREADABLE: Final = "SOURCE_UNREADABLE"
+    """Error: a file or directory of the package could not be read (permissions, I/O)."""
+    RELEASE_ID_INVALID: Final = "RELEASE_ID_INVALID"
+    """Error: the release id (directory name or ``release=``) is not ``JPPM`` + digits."""
+    REFERENCE_DATE_MISSING: Final = "REFERENCE_DATE_MISSING"
+    """Error: no classification CSV name carries a ``_YYYYMMDD`` date."""
+    REFERENCE_DATE_AMBIGUOUS: Final = "REFERENCE_DATE_AMBIGUOUS"
+    """Error: the classification CSV names carry more than one date."""
+    REFERENCE_DATE_INVALID: Final = "REFERENCE_DATE_INVALID"
+    """Error: a ``_YYYYMMDD`` in a classification CSV name is not a calendar date."""
+    UNKNOWN_DATA_GROUP: Final = "UNKNOWN_DATA_GROUP"
+    """Warning: a file outside every known data group; kept in the manifest, not parsed."""
+    UNEXPECTED_FILE: Final = "UNEXPECTED_FILE"
+    """Warning: a file of a parsed group that is not of the group's format (a non-CSV file in
+    a CSV directory); kept in the manifest as ``retained``, not parsed."""
+    DATA_GROUP_MISSING: Final = "DATA_GROUP_MISSING"
+    """Warning: a CSV data group of the package format has no file at all."""
+
+    # -- the output --------------------------------------------------------------------------
+    OUTPUT_EXISTS: Final = "OUTPUT_EXISTS"
+    """Error: the output path exists; a database is immutable once built, so it is never
+    overwritten (build into a new path and switch to it)."""
+    OUTPUT_DIRECTORY_MISSING: Final = "OUTPUT_DIRECTORY_MISSING"
+    """Error: the directory that should hold the output does not exist."""
+    OUTPUT_INSIDE_SOURCE: Final = "OUTPUT_INSIDE_SOURCE"
+    """Error: the output lies inside the source package, which is never written to."""
+    DATABASE_CHECK_FAILED: Final = "DATABASE_CHECK_FAILED"
+    """Error: the finished database failed ``PRAGMA foreign_key_check`` or a consistency
+    check; this is a builder bug, never a package problem."""
+
+    # -- COPYRGHT ----------------------------------------------------------------------------
+    COPYRGHT_MISSING: Final = "COPYRGHT_MISSING"
+    """Error: the package has no COPYRGHT file; the attribution must ship with every answer."""
+    COPYRGHT_MULTIPLE: Final = "COPYRGHT_MULTIPLE"
+    """Error: more than one COPYRGHT file, so the attribution line is ambiguous."""
+    COPYRGHT_INVALID: Final = "COPYRGHT_INVALID"
+    """Error: the COPYRGHT file is not UTF-8, empty, or holds more than one non-empty line."""
+
+    # -- CSV framing -------------------------------------------------------------------------
+    CSV_ENCODING: Final = "CSV_ENCODING"
+    """Error: a CSV file is not valid UTF-8 (with or without BOM)."""
+    CSV_MALFORMED: Final = "CSV_MALFORMED"
+    """Error: a CSV file breaks the CSV syntax (for example an unterminated quote)."""
+    CSV_BLANK_ROW: Final = "CSV_BLANK_ROW"
+    """Warning: an empty record inside a CSV file; skipped, still counted in row numbers."""
+    CSV_EMPTY: Final = "CSV_EMPTY"
+    """Warning: a CSV file without any record."""
+
+    # -- column counts, one per CSV group (ja and en share theirs) ------------------------------
+    FI_COLUMN_COUNT: Final = "FI_COLUMN_COUNT"
+    """Error: an ``FI/FI`` row without exactly 5 columns."""
+    FI_TEXT_COLUMN_COUNT: Final = "FI_TEXT_COLUMN_COUNT"
+    """Error: an ``FI/FI_TEXT(_E)`` row without exactly 7 columns."""
+    FI_HB_COLUMN_COUNT: Final = "FI_HB_COLUMN_COUNT"
+    """Error: an ``FI/FI_HB(_E)`` row without exactly 5 columns."""
+    FI_THEME_COLUMN_COUNT: Final = "FI_THEME_COLUMN_COUNT"
+    """Error: an ``FI/FI_THEME`` row without exactly 5 columns."""
+    FI_KAISEI_LINK_COLUMN_COUNT: Final = "FI_KAISEI_LINK_COLUMN_COUNT"
+    """Error: an ``FI/FI_KAISEI_LINK`` row with fewer than 2 columns (more are re-joined)."""
+    THEME_COLUMN_COUNT: Final = "THEME_COLUMN_COUNT"
+    """Error: an ``FTERM/THEME(_E)`` row without exactly 8 columns."""
+    FTERM_COLUMN_COUNT: Final = "FTERM_COLUMN_COUNT"
+    """Error: an ``FTERM/FTERM`` row without exactly 5 columns, or an ``FTERM/FTERM_E`` row
+    with fewer than 5 (more are an unquoted comma in the label and are re-joined)."""
+    FTERM_KAISETSU_COLUMN_COUNT: Final = "FTERM_KAISETSU_COLUMN_COUNT"
+    """Error: an ``FTERM/FTERM_KAISETSU(_E)`` row without exactly 4 columns."""
+    IPC_COLUMN_COUNT: Final = "IPC_COLUMN_COUNT"
+    """Error: an IPC text row without the columns of its edition (6, 8B: 9, 8U: 11)."""
+    CONCORDANCE_COLUMN_COUNT: Final = "CONCORDANCE_COLUMN_COUNT"
+    """Error: a ``CONCORDANCE`` row without exactly 4 columns."""
+    JUDGE_COLUMN_COUNT: Final = "JUDGE_COLUMN_COUNT"
+    """Error: a ``JUDGE`` row without exactly 2 columns."""
+
+    # -- values ------------------------------------------------------------------------------
+    CODE_INVALID: Final = "CODE_INVALID"
+    """Error: a code cell that ``pmgs_core.parse_code`` cannot read with certainty."""
+    DUPLICATE_CODE: Final = "DUPLICATE_CODE"
+    """Error: a code table defines the same code twice (FI, theme, F-term)."""
+    LEVEL_INVALID: Final = "LEVEL_INVALID"
+    """Error: a hierarchy level or F-term depth that is not a non-negative integer."""
+    SEQUENCE_INVALID: Final = "SEQUENCE_INVALID"
+    """Error: a sequence or text line cell that is not an integer."""
+    HIERARCHY_PARENT_MISSING: Final = "HIERARCHY_PARENT_MISSING"
+    """Warning: a row below the top level with no earlier row of a smaller level in its file,
+    so it has no parent."""
+
+    # -- FI ----------------------------------------------------------------------------------
+    FI_TEXT_UNKNOWN_CODE: Final = "FI_TEXT_UNKNOWN_CODE"
+    """Error: an ``FI/FI_TEXT(_E)`` row whose code ``FI/FI`` does not define."""
+
+    # -- F-term ------------------------------------------------------------------------------
+    THEME_ROW_SKIPPED: Final = "THEME_ROW_SKIPPED"
+    """Warning: a THEME row whose first cell is neither a theme code nor a bare theme-group
+    header (``2B``); skipped. Group headers are skipped silently and counted."""
+    THEME_TRANSLATION_UNKNOWN_CODE: Final = "THEME_TRANSLATION_UNKNOWN_CODE"
+    """Error: a ``FTERM/THEME_E`` theme that ``FTERM/THEME`` does not define."""
+    THEME_TRANSLATION_SEQUENCE_MISMATCH: Final = "THEME_TRANSLATION_SEQUENCE_MISMATCH"
+    """Warning: a ``FTERM/THEME_E`` row whose sequence differs from the Japanese one (the
+    Japanese sequence is kept)."""
+    FTERM_THEME_UNKNOWN: Final = "FTERM_THEME_UNKNOWN"
+    """Warning: an F-term whose theme ``FTERM/THEME`` does not define; the theme is kept as a
+    reference-only concept."""
+    FTERM_VIEWPOINT_MISSING: Final = "FTERM_VIEWPOINT_MISSING"
+    """Warning: an F-term whose viewpoint heading (number ``00``) does not precede it in its
+    file; the term's parent is then the viewpoint as a reference."""
+    FTERM_TRANSLATION_UNKNOWN_CODE: Final = "FTERM_TRANSLATION_UNKNOWN_CODE"
+    """Error: an ``FTERM/FTERM_E`` code that ``FTERM/FTERM`` does not define."""
+    FTERM_TRANSLATION_SEQUENCE_MISMATCH: Final = "FTERM_TRANSLATION_SEQUENCE_MISMATCH"
+    """Error: an ``FTERM/FTERM_E`` row whose sequence differs from the Japanese one."""
+    FTERM_TRANSLATION_DEPTH_MISMATCH: Final = "FTERM_TRANSLATION_DEPTH_MISMATCH"
+    """Warning: an ``FTERM/FTERM_E`` row whose depth differs from the Japanese one (the
+    Japanese depth is kept)."""
+
+    # -- IPC ---------------------------------------------------------------------------------
+    IPC_TEXT_LINE_INVALID: Final = "IPC_TEXT_LINE_INVALID"
+    """Error: an IPC text line sequence that is missing, not an integer or not positive."""
+    IPC_VERSION_INVALID: Final = "IPC_VERSION_INVALID"
+    """Error: an IPC 8 version cell that is not a version such as ``(2006.01)``."""
+    IPC_VALIDITY_INVALID: Final = "IPC_VALIDITY_INVALID"
+    """Error: an IPC 8U validity date that is not ``YYYYMMDD``, or ends before it starts."""
+    IPC_REVISION_INCONSISTENT: Final = "IPC_REVISION_INCONSISTENT"
+    """Error: text lines of one IPC revision disagree on its level or validity."""
+    IPC_MULTIPLE_VALID_REVISIONS: Final = "IPC_MULTIPLE_VALID_REVISIONS"
+    """Error: more than one IPC 8U revision of a code is valid at the reference date; a
+    lookup would have to pick one, and picking is guessing."""
+
+    # -- relations and documents -------------------------------------------------------------
+    CONCORDANCE_MARKER_INVALID: Final = "CONCORDANCE_MARKER_INVALID"
+    """Error: a concordance scheme marker other than ``1`` (FI) and ``4``-``8`` (IPC)."""
+    CONCORDANCE_MARKER_MISMATCH: Final = "CONCORDANCE_MARKER_MISMATCH"
+    """Error: markers contradict the file name (``con_FItoIPC8U_…`` must be ``1`` → ``8``)."""
+    CONCORDANCE_VERSION_UNKNOWN: Final = "CONCORDANCE_VERSION_UNKNOWN"
+    """Warning: a concordance code names an IPC version the IPC tables do not have; the
+    relation is kept at the concept level."""
+    JUDGE_MULTIPLE_FILES: Final = "JUDGE_MULTIPLE_FILES"
+    """Error: more than one ``JUDGE`` file, while the document key ``judge`` is unique."""
+
+
+ALL_ISSUE_CODES: Final[frozenset[str]] = frozenset(
+    value for name, value in vars(IssueCode).items() if name.isupper() and isinstance(value, str)
+)
+"""Every code above, for tests and for callers that validate codes."""
+
+
+@dataclass(frozen=True, slots=True)
+class BuildIssue:
+    """One irregularity: what (code, message), how bad (severity) and where (file, locator)."""
+
+    severity: Severity
+    code: str
+    message: str
+    source_path: str | None = None
+    locator: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        """JSON-ready form, as the CLI's ``--json`` output shows it."""
+        return {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "source_path": self.source_path,
+            "locator": self.locator,
+        }
+
+    def __str__(self) -> str:
+        where = ""
+        if self.source_path is not None:
+            where = f" [{self.source_path}" + (f" {self.locator}" if self.locator else "") + "]"
+        return f"{self.code}: {self.message}{where}"
+
+
+class BuildError(Exception):
+    """The build stopped; no database was written.
+
+    Carries every error issue found before stopping (:attr:`issues`) so that a user can fix
+    them in one pass, and the :attr:`code` of the first for callers that branch on one code.
+    """
+
+    def __init__(self, issues: Iterable[BuildIssue]) -> None:
+        self.issues: tuple[BuildIssue, ...] = tuple(issues)
+        if not self.issues:
+            raise ValueError("BuildError needs at least one issue")
+        self.code: str = self.issues[0].code
+        more = len(self.issues) - 1
+        suffix = f" (and {more} more error{'s' if more != 1 else ''})" if more else ""
+        super().__init__(f"{self.issues[0]}{suffix}")
+
+    def __reduce__(self) -> tuple[type[BuildError], tuple[tuple[BuildIssue, ...]]]:
+        return (type(self), (self.issues,))
+
+
+class IssueLog:
+    """Collects the issues of one build in the order they were found.
+
+    Errors are kept apart so that the build can stop at a phase boundary with all errors of
+    the phase, and gives up early once :attr:`max_errors` is reached (one broken column in a
+    large file would otherwise produce a million identical errors).
+    """
+
+    def __init__(self, max_errors: int = 200) -> None:
+        self.max_errors = max_errors
+        self._issues: list[BuildIssue] = []
+        self._errors: list[BuildIssue] = []
+
+    def error(
+        self, code: str, message: str, source_path: str | None = None, locator: str | None = None
+    ) -> None:
+        """Record an error; raise :class:`BuildError` at once when there are too many."""
+        issue = BuildIssue("error", code, message, source_path, locator)
+        self._issues.append(issue)
+        self._errors.append(issue)
+        if len(self._errors) >= self.max_errors:
+            raise BuildError(self._errors)
+
+    def warning(
+        self, code: str, message: str, source_path: str | None = None, locator: str | None = None
+    ) -> None:
+        """Record a warning (kept in ``build_issue``)."""
+        self._issues.append(BuildIssue("warning", code, message, source_path, locator))
+
+    @property
+    def errors(self) -> tuple[BuildIssue, ...]:
+        """The errors so far."""
+        return tuple(self._errors)
+
+    def raise_if_errors(self) -> None:
+        """Stop the build when any error was recorded."""
+        if self._errors:
+            raise BuildError(self._errors)
+
+    def warnings(self) -> Iterator[BuildIssue]:
+        """The warnings, in the order found."""
+        return (issue for issue in self._issues if issue.severity == "warning")
+
+    def error_count_of(self, source_path: str) -> int:
+        """How many errors name ``source_path`` (a file with errors is ``failed``)."""
+        return sum(1 for issue in self._errors if issue.source_path == source_path)

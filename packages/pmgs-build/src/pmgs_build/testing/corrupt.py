@@ -1,0 +1,190 @@
+"""Damage one file of a generated package in a named way, to test the builder's fail-closed paths.
+
+The builder must turn every malformed input into a recorded build issue (and, for errors,
+leave no database). Hand-editing fixture files in each test would hide what is being tested,
+so the damages are named here, each aimed at one rule of docs/pmgs-source-format.md or
+docs/database.md, and applied to a copy the test owns.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Final
+
+from pmgs_build.testing._output import LINE_END
+
+__all__ = ["CORRUPTION_KINDS", "corrupt"]
+
+CORRUPTION_KINDS: Final[dict[str, str]] = {
+    "wrong_column_count": (
+        "error: the first record of the group's first file (default FI/FI) loses its last cell"
+    ),
+    "shift_jis": (
+        "error: the group's first file (default FI/FI_TEXT; must hold Japanese text) is "
+        "re-encoded as Shift_JIS (CP932), so it is not valid UTF-8"
+    ),
+    "ipc_line_sequence_not_integer": (
+        "error: IPC8U_TEXT first record's text line sequence (col 2) becomes '1a'"
+    ),
+    "ipc_line_sequence_not_positive": "error: the same cell becomes '0'",
+    "ipc_several_valid": (
+        "error: a second version of a currently valid IPC 8U code is appended, valid at the "
+        "reference date as well (two valid revisions at once)"
+    ),
+    "fterm_e_unknown_code": (
+        "error FTERM_TRANSLATION_UNKNOWN_CODE: an FTERM_E record names a term missing from FTERM"
+    ),
+    "fterm_e_sequence_mismatch": (
+        "error FTERM_TRANSLATION_SEQUENCE_MISMATCH: an FTERM_E record's sequence differs"
+    ),
+    "fterm_e_depth_mismatch": (
+        "warning FTERM_TRANSLATION_DEPTH_MISMATCH: one more FTERM_E depth difference"
+    ),
+    "theme_sequence_mismatch": (
+        "warning THEME_TRANSLATION_SEQUENCE_MISMATCH: one more THEME_E sequence difference"
+    ),
+    "fi_text_unknown_code": (
+        "error FI_TEXT_UNKNOWN_CODE: an FI_TEXT record names an FI code missing from FI/FI"
+    ),
+    "bad_fi_code": (
+        "error: an FI/FI code cell with subgroup 0480 (a trailing zero: no valid code)"
+    ),
+    "bad_theme_in_fi_theme": "error: an FI_THEME theme number that is not 3 digits",
+    "bad_concordance_marker": "error: a CONCORDANCE record with scheme marker 9",
+    "two_reference_dates": (
+        "error: one FI/FI file is renamed to the next day, so the names carry two dates"
+    ),
+    "empty_copyright": "error: the COPYRGHT file is emptied",
+}
+"""Kinds accepted by :func:`corrupt`, with the issue a correct builder must record."""
+
+_DEFAULT_GROUP: Final[dict[str, str]] = {
+    "wrong_column_count": "FI/FI",
+    "shift_jis": "FI/FI_TEXT",
+}
+_BOM: Final = "\ufeff"
+
+
+def _first_file(package: Path, group: str) -> Path:
+    files = sorted(p for p in (package / group).iterdir() if p.is_file())
+    if not files:
+        raise FileNotFoundError(f"no file in {package / group}")
+    return files[0]
+
+
+def _read(path: Path) -> tuple[bool, list[list[str]]]:
+    text = path.read_text(encoding="utf-8")
+    bom = text.startswith(_BOM)
+    return bom, list(csv.reader(io.StringIO(text.removeprefix(_BOM), newline="")))
+
+
+def _write(path: Path, bom: bool, rows: list[list[str]]) -> None:
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer, lineterminator=LINE_END).writerows(rows)
+    path.write_text((_BOM if bom else "") + buffer.getvalue(), encoding="utf-8", newline="")
+
+
+def _edit_first(package: Path, group: str, column: int, value: str) -> Path:
+    path = _first_file(package, group)
+    bom, rows = _read(path)
+    rows[0][column] = value
+    _write(path, bom, rows)
+    return path
+
+
+def corrupt(package_path: Path, kind: str, *, group: str | None = None) -> Path:
+    """Apply damage ``kind`` (a key of :data:`CORRUPTION_KINDS`) in place; return the file.
+
+    ``package_path`` is the release directory (``GeneratedPackage.path``). ``group`` selects
+    the data group for ``wrong_column_count`` and ``shift_jis`` (any CSV group, e.g.
+    ``FTERM/FTERM_KAISETSU``), so a test can produce one malformed file per group. Work on a
+    freshly generated package: the changes are not undone.
+    """
+    package = Path(package_path)
+    if kind not in CORRUPTION_KINDS:
+        raise ValueError(
+            f"unknown corruption kind {kind!r}; expected one of {sorted(CORRUPTION_KINDS)}"
+        )
+    if group is not None and kind not in _DEFAULT_GROUP:
+        raise ValueError(f"corruption {kind!r} does not take a group")
+    target_group = group or _DEFAULT_GROUP.get(kind, "")
+    if kind == "wrong_column_count":
+        path = _first_file(package, target_group)
+        bom, rows = _read(path)
+        rows[0] = rows[0][:-1]
+        _write(path, bom, rows)
+        return path
+    if kind == "shift_jis":
+        path = _first_file(package, target_group)
+        text = path.read_text(encoding="utf-8").removeprefix(_BOM)
+        if text.isascii():
+            raise ValueError(f"{target_group} holds no Japanese text; Shift_JIS would not differ")
+        path.write_bytes(text.encode("cp932"))
+        return path
+    if kind in {"ipc_line_sequence_not_integer", "ipc_line_sequence_not_positive"}:
+        value = "1a" if kind == "ipc_line_sequence_not_integer" else "0"
+        return _edit_first(package, "IPC/IPC8U_TEXT", 2, value)
+    if kind == "ipc_several_valid":
+        path = _first_file(package, "IPC/IPC8U_TEXT")
+        bom, rows = _read(path)
+        row = next(r for r in rows if r[8] == "99991231")
+        twin = list(row)
+        twin[1] = "(2011.01)" if row[1] != "(2011.01)" else "(2012.01)"
+        twin[7] = "20110101"
+        rows.append(twin)
+        _write(path, bom, rows)
+        return path
+    if kind in {"fterm_e_unknown_code", "fterm_e_sequence_mismatch", "fterm_e_depth_mismatch"}:
+        path = _first_file(package, "FTERM/FTERM_E")
+        bom, rows = _read(path)
+        index = next(i for i, r in enumerate(rows) if r[0].strip()[-2:] != "00")
+        row = rows[index]
+        if kind == "fterm_e_unknown_code":
+            row[0] = (row[0].strip()[:5] + "ZZ98").ljust(10)
+        elif kind == "fterm_e_sequence_mismatch":
+            row[1] = str(int(row[1]) + 1000)
+        else:
+            row[2] = str(int(row[2]) + 2)
+        _write(path, bom, rows)
+        return path
+    if kind == "theme_sequence_mismatch":
+        path = _first_file(package, "FTERM/THEME_E")
+        bom, rows = _read(path)
+        # The last theme row: the generator never gives it a mismatch of its own... unless it
+        # did, so add 1000 to make it differ whatever it was.
+        row = next(r for r in reversed(rows) if len(r[0]) == 5)
+        row[1] = str(int(row[1]) + 1000)
+        _write(path, bom, rows)
+        return path
+    if kind == "fi_text_unknown_code":
+        path = _first_file(package, "FI/FI_TEXT")
+        bom, rows = _read(path)
+        row = next(r for r in rows if len(r[0].strip()) > 4)
+        row[0] = row[0][:4] + "8999/    00    "
+        _write(path, bom, rows)
+        return path
+    if kind == "bad_fi_code":
+        path = _first_file(package, "FI/FI")
+        bom, rows = _read(path)
+        row = next(r for r in rows if r[0][8:9] == "/")
+        row[0] = row[0][:9] + "  0480    "
+        _write(path, bom, rows)
+        return path
+    if kind == "bad_theme_in_fi_theme":
+        return _edit_first(package, "FI/FI_THEME", 3, "08X")
+    if kind == "bad_concordance_marker":
+        return _edit_first(package, "CONCORDANCE", 0, "9")
+    if kind == "two_reference_dates":
+        path = _first_file(package, "FI/FI")
+        stem, token = path.stem.rsplit("_", 1)
+        day = datetime.strptime(token, "%Y%m%d").date() + timedelta(days=1)
+        renamed = path.with_name(f"{stem}_{day:%Y%m%d}{path.suffix}")
+        path.rename(renamed)
+        return renamed
+    # empty_copyright
+    path = _first_file(package, "COPYRGHT")
+    path.write_bytes(b"")
+    return path

@@ -1,0 +1,106 @@
+"""The one exception type of the store, with the stable codes callers branch on.
+
+Every interface (Python, CLI ``--json``, MCP) turns a failed query into ``{code, message}``.
+The code is the contract: it never changes meaning, so clients can react to it without
+parsing prose. The message is for people and is always *safe*: it never contains an absolute
+path, a SQL statement or the text of an underlying exception (those can leak the user's
+directory layout or the database internals into an AI transcript). Details that are safe and
+useful (the accepted values, the available IPC versions) go into :attr:`PMGSQueryError.details`.
+
+A lookup of a code that does not exist is *not* an error: it is a structured record with
+``match_status: not_found``. Errors are for input that cannot be answered at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final, Literal
+
+__all__ = ["ERROR_CODES", "ErrorCode", "PMGSQueryError"]
+
+ErrorCode = Literal[
+    # Input errors: the caller passed something that is not a valid argument.
+    "INVALID_SCHEME",
+    "INVALID_CODE",
+    "INVALID_EDITION",
+    "INVALID_VERSION",
+    "INVALID_LANGUAGE",
+    "INVALID_LIMIT",
+    "INVALID_OFFSET",
+    "INVALID_QUERY",
+    "INVALID_ARGUMENT",
+    "INVALID_DOCUMENT_SELECTOR",
+    # The request is valid but names something the database does not hold.
+    "RELEASE_NOT_FOUND",
+    "DOCUMENT_NOT_FOUND",
+    "DOCUMENT_SELECTOR_NOT_FOUND",
+    # The data cannot answer without guessing, or the answer is too large.
+    "MULTIPLE_ACTIVE_REVISIONS",
+    "RESPONSE_TOO_LARGE",
+    # Finding and opening the database.
+    "DATABASE_NOT_FOUND",
+    "INVALID_POINTER",
+    "POINTER_MISMATCH",
+    "UNSUPPORTED_SCHEMA_VERSION",
+    "DATABASE_INVALID",
+    "DATABASE_ERROR",
+    "STORE_CLOSED",
+]
+
+ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
+    "INVALID_SCHEME",
+    "INVALID_CODE",
+    "INVALID_EDITION",
+    "INVALID_VERSION",
+    "INVALID_LANGUAGE",
+    "INVALID_LIMIT",
+    "INVALID_OFFSET",
+    "INVALID_QUERY",
+    "INVALID_ARGUMENT",
+    "INVALID_DOCUMENT_SELECTOR",
+    "RELEASE_NOT_FOUND",
+    "DOCUMENT_NOT_FOUND",
+    "DOCUMENT_SELECTOR_NOT_FOUND",
+    "MULTIPLE_ACTIVE_REVISIONS",
+    "RESPONSE_TOO_LARGE",
+    "DATABASE_NOT_FOUND",
+    "INVALID_POINTER",
+    "POINTER_MISMATCH",
+    "UNSUPPORTED_SCHEMA_VERSION",
+    "DATABASE_INVALID",
+    "DATABASE_ERROR",
+    "STORE_CLOSED",
+)
+"""Every code :class:`PMGSQueryError` can carry, for clients that enumerate them."""
+
+
+class PMGSQueryError(Exception):
+    """A query that cannot be answered, with a stable :attr:`code` and a safe message.
+
+    ``details`` holds only JSON-ready values that are safe to show (accepted values, the
+    available versions of an IPC code, the size limit); never paths or exception text.
+    """
+
+    def __init__(
+        self, code: ErrorCode, message: str, details: Mapping[str, object] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message
+        self.details: dict[str, object] = dict(details or {})
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON shape every interface reports an error in."""
+        result: dict[str, object] = {"code": self.code, "message": self.message}
+        if self.details:
+            result["details"] = dict(self.details)
+        return result
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[PMGSQueryError], tuple[ErrorCode, str, dict[str, object]]]:
+        # Keeps code and details when an error crosses a process boundary (pickling).
+        return (type(self), (self.code, self.message, self.details))
+
+    def __repr__(self) -> str:
+        return f"PMGSQueryError({self.code!r}, {self.message!r})"

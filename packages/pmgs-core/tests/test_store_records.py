@@ -1,0 +1,133 @@
+"""Record shapes: real responses validate against the packaged JSON Schema; size limit."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import jsonschema
+import pytest
+
+import pmgs_core
+from pmgs_core import (
+    ERROR_CODES,
+    RECORD_SCHEMA_NAMES,
+    PMGSQueryError,
+    PMGSStore,
+    load_schema,
+    record_json_schema,
+)
+
+
+def _responses(store: PMGSStore, examples: dict[str, str]) -> list[Any]:
+    document = examples["injected_instruction_document"]
+    return [
+        store.lookup("fi", examples["fi_with_development_code_and_file_symbol"]),
+        store.lookup("ipc", examples["ipc_two_versions_old_expired"]),
+        store.lookup("ipc", examples["ipc_no_valid_revision"]),
+        store.lookup("ipc", examples["ipc_two_versions_old_expired"], version="1990.01"),
+        store.lookup("fterm", examples["fterm_large_theme"], relation_limit=200),
+        store.lookup("fterm", examples["fterm_reference_only"]),
+        store.lookup("fi", "H99Z999/99"),
+        store.hierarchy("children", "fterm", examples["fterm_large_theme"]),
+        store.hierarchy("parents", "ipc", examples["ipc_two_versions_old_expired"]),
+        store.hierarchy("descendants", "fterm", examples["fterm_large_theme"], limit=200),
+        store.related_documents("fterm", examples["fterm_large_theme"]),
+        store.search(examples["common_phrase"]),
+        store.search(examples["two_char_word"], language="en"),
+        store.search(examples["two_char_word"][0]),
+        store.search(""),
+        store.search_documents(examples["common_phrase"], document_kinds=["judge"]),
+        store.search_pmgs(f"{examples['two_char_word']} {examples['common_phrase']}"),
+        store.search_pmgs(examples["common_phrase"], content_types=["classification"]),
+        store.get_document(document),
+        store.get_document(document, section=3, related_classification_limit=1),
+        store.release_info(),
+        store.list_documents(limit=5),
+        store.categories(),
+    ]
+
+
+def test_schema_is_valid_and_self_contained() -> None:
+    schema = record_json_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+    def refs(node: object) -> list[str]:
+        if isinstance(node, dict):
+            own = [node["$ref"]] if "$ref" in node else []
+            return own + [r for value in node.values() for r in refs(value)]
+        if isinstance(node, list):
+            return [r for value in node for r in refs(value)]
+        return []
+
+    assert all(ref.startswith("#/$defs/") for ref in refs(schema))
+    for name in RECORD_SCHEMA_NAMES:
+        jsonschema.Draft202012Validator.check_schema(load_schema(name))
+
+
+def test_real_responses_validate(store: PMGSStore, examples: dict[str, str]) -> None:
+    schema = record_json_schema()
+    validator = jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+    seen: set[str] = set()
+    for response in _responses(store, examples):
+        errors = sorted(validator.iter_errors(response), key=str)
+        assert errors == [], f"{response['record_type']}: {errors[0].message}"
+        own = jsonschema.Draft202012Validator(load_schema(response["record_type"]))
+        own.validate(response)
+        seen.add(response["record_type"])
+        json.dumps(response, ensure_ascii=False)  # JSON-ready as returned
+    assert seen == set(RECORD_SCHEMA_NAMES)
+
+
+def test_every_text_record_says_it_is_evidence(store: PMGSStore, examples: dict[str, str]) -> None:
+    for response in _responses(store, examples):
+        if "notice" in response:
+            assert response["content_role"] == "source_evidence"
+            assert response["notice"] == pmgs_core.EVIDENCE_NOTICE
+            assert response["attribution"] == examples["copyright"]
+
+
+def test_response_too_large(
+    store: PMGSStore, examples: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pmgs_core.records.MAX_RESPONSE_BYTES", 2_000)
+    with pytest.raises(PMGSQueryError) as caught:
+        store.get_document(examples["injected_instruction_document"])
+    assert caught.value.code == "RESPONSE_TOO_LARGE"
+    assert caught.value.to_dict()["code"] == "RESPONSE_TOO_LARGE"
+    with pytest.raises(PMGSQueryError):
+        store.lookup("fterm", examples["fterm_large_theme"], relation_limit=200)
+
+
+def test_error_codes_are_listed_and_pickle() -> None:
+    import pickle
+
+    error = PMGSQueryError("INVALID_OFFSET", "offset must be an integer", {"argument": "offset"})
+    copy = pickle.loads(pickle.dumps(error))
+    assert (copy.code, copy.message, copy.details) == (
+        "INVALID_OFFSET",
+        error.message,
+        {"argument": "offset"},
+    )
+    assert len(set(ERROR_CODES)) == len(ERROR_CODES)
+
+
+def test_public_names_exported() -> None:
+    for name in ("PMGSStore", "PMGSQueryError", "write_current_pointer", "load_schema"):
+        assert name in pmgs_core.__all__
+
+
+def test_import_stays_light() -> None:
+    code = (
+        "import sys, pmgs_core; "
+        "heavy = [m for m in ('platformdirs', 'jsonschema', 'pmgs_build', 'json.tool') "
+        "if m in sys.modules]; print(heavy)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"

@@ -1,0 +1,38 @@
+"""Assembling a server: build the tools on an open store and wrap them in the SDK server.
+
+Shared by the stdio path, the in-process HTTP path and the ``uvicorn --factory`` workers, so
+every transport serves exactly the same tools from the same kind of store. Callers open the
+store first (:func:`open_store`, cheap) and import this module's SDK-heavy half only once the
+database is known to be usable, so a wrong ``--db`` fails fast.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp.server.lowlevel import Server
+
+import pmgs_core
+from pmgs_core import PMGSStore, load_schema
+from pmgs_mcp.server import build_server
+from pmgs_mcp.tools import StoreLike, build_toolset
+
+__all__ = ["build_app_server", "version_info"]
+
+
+def version_info() -> dict[str, str]:
+    """What ``GET /version`` reports: the software, never the data (that is ``/release``)."""
+    from pmgs_mcp import __version__
+
+    return {"name": "pmgs-mcp", "version": __version__, "pmgs_core": pmgs_core.__version__}
+
+
+def build_app_server(store: StoreLike, *, include_browse: bool) -> Server[Any]:
+    """The SDK server listing the default tools (and the browse tools if asked) over ``store``."""
+    toolset = build_toolset(store, load_schema, include_browse=include_browse)
+    return build_server(toolset, version=version_info()["version"])
+
+
+def open_store(db: str | None, data_dir: str | None) -> PMGSStore:
+    """Open the reference read-only, in the contract's search order (raises PMGSQueryError)."""
+    return PMGSStore.open(db, data_dir=data_dir)

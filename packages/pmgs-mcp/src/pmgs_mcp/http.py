@@ -1,0 +1,239 @@
+"""The HTTP application: streamable HTTP at ``/mcp``, legacy SSE, and small JSON endpoints.
+
+Routes (all behind the guards of :mod:`pmgs_mcp.security`):
+
+* ``/mcp`` — streamable HTTP, *stateless* with JSON responses: every POST is answered
+  completely on its own, with no session kept between requests. The database is immutable,
+  so there is nothing a session could remember, and any worker process or replica can
+  answer any request (run it under ``uvicorn --workers N`` or behind a load balancer).
+* ``GET /sse`` + ``POST /messages?session_id=…`` — the legacy HTTP+SSE transport that some
+  document-DB MCP clients still speak. Its session lives in the process that opened the
+  stream, so with several workers it needs sticky routing (see ``docs/mcp.md``).
+* ``GET /version``, ``GET /health``, ``GET /release`` — JSON for operators and clients.
+
+:func:`create_app_from_env` is the factory for ``uvicorn --factory`` (and for the worker
+processes ``pmgs-mcp --workers N`` starts): it reads its settings from ``PMGS_MCP_*``
+environment variables, which every worker inherits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import os
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+from mcp.server.lowlevel import Server
+from mcp.server.sse import SseServerTransport
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from pmgs_mcp.config import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    ENV_ALLOWED_HOSTS,
+    ENV_ALLOWED_ORIGINS,
+    ENV_DATA_DIR,
+    ENV_DB,
+    ENV_HOST,
+    ENV_MAX_BODY_BYTES,
+    ENV_PORT,
+    ENV_TOKEN,
+    ENV_TOOLS,
+    HttpSettings,
+)
+from pmgs_mcp.security import (
+    DEFAULT_MAX_BODY_BYTES,
+    ASGIApp,
+    BearerTokenGuard,
+    BodyLimit,
+    HostOriginGuard,
+    Receive,
+    Scope,
+    Send,
+    send_json_error,
+)
+from pmgs_mcp.server import initialization_options
+from pmgs_mcp.tools import StoreLike
+
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "HttpSettings", "create_app", "create_app_from_env"]
+
+logger = logging.getLogger("pmgs_mcp")
+
+
+class _StreamableHttpEndpoint:
+    """ASGI endpoint handing ``/mcp`` to the SDK's session manager."""
+
+    def __init__(self, manager: StreamableHTTPSessionManager) -> None:
+        self.manager = manager
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.manager.handle_request(scope, receive, send)
+
+
+class _SseConnectEndpoint:
+    """ASGI endpoint for ``GET /sse``: one MCP connection per open event stream."""
+
+    def __init__(self, transport: SseServerTransport, server: Server[Any]) -> None:
+        self.transport = transport
+        self.server = server
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] != "GET":
+            await send_json_error(send, 405, "METHOD_NOT_ALLOWED", "use GET to open the stream")
+            return
+        async with self.transport.connect_sse(scope, receive, send) as (read_stream, write_stream):
+            await self.server.run(read_stream, write_stream, initialization_options(self.server))
+
+
+class _SseMessageEndpoint:
+    """ASGI endpoint for ``POST /messages?session_id=…`` (the client half of SSE)."""
+
+    def __init__(self, transport: SseServerTransport) -> None:
+        self.transport = transport
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.transport.handle_post_message(scope, receive, send)
+
+
+def create_app(server: Server[Any], store: StoreLike, settings: HttpSettings) -> ASGIApp:
+    """The complete HTTP application for one server and its store, guards included."""
+    # Host/Origin checks happen in HostOriginGuard for every route; the SDK's own copy is
+    # switched off so that one allow-list (ours) decides. Its Content-Type check stays.
+    sdk_security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    manager = StreamableHTTPSessionManager(
+        app=server,
+        stateless=True,
+        json_response=True,
+        security_settings=sdk_security,
+        max_request_body_size=settings.max_body_bytes,
+    )
+    sse = SseServerTransport(
+        "/messages", security_settings=sdk_security, max_request_body_size=settings.max_body_bytes
+    )
+
+    async def version(request: Request) -> Response:
+        return JSONResponse(dict(settings.version_info))
+
+    async def health(request: Request) -> Response:
+        try:
+            info = store.release_info()
+        except Exception:
+            logger.exception("health check: the store cannot answer")
+            return JSONResponse({"status": "error"}, status_code=503)
+        return JSONResponse({"status": "ok", "release_id": info["release_id"]})
+
+    async def release(request: Request) -> Response:
+        return JSONResponse(store.release_info())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with manager.run():
+            yield
+
+    app = Starlette(
+        routes=[
+            Route("/mcp", _StreamableHttpEndpoint(manager)),
+            Route("/sse", _SseConnectEndpoint(sse, server)),
+            Route("/messages", _SseMessageEndpoint(sse), methods=["POST"]),
+            Route("/version", version, methods=["GET"]),
+            Route("/health", health, methods=["GET"]),
+            Route("/release", release, methods=["GET"]),
+        ],
+        lifespan=lifespan,
+    )
+    guarded: ASGIApp = BodyLimit(app, settings.max_body_bytes)
+    if settings.token:
+        guarded = BearerTokenGuard(guarded, settings.token)
+    return HostOriginGuard(guarded, settings.allowed_hosts, settings.allowed_origins)
+
+
+def _split(value: str | None) -> tuple[str, ...]:
+    return tuple(item.strip() for item in (value or "").split(",") if item.strip())
+
+
+def settings_to_env(
+    settings: HttpSettings,
+    *,
+    db: str | None,
+    data_dir: str | None,
+    tools: str,
+) -> dict[str, str]:
+    """The environment that makes :func:`create_app_from_env` rebuild these settings."""
+    env = {
+        ENV_HOST: settings.host,
+        ENV_PORT: str(settings.port),
+        ENV_ALLOWED_HOSTS: ",".join(settings.extra_allowed_hosts),
+        ENV_ALLOWED_ORIGINS: ",".join(settings.extra_allowed_origins),
+        ENV_MAX_BODY_BYTES: str(settings.max_body_bytes),
+        ENV_TOOLS: tools,
+    }
+    if settings.token:
+        env[ENV_TOKEN] = settings.token
+    if db:
+        env[ENV_DB] = db
+    if data_dir:
+        env[ENV_DATA_DIR] = data_dir
+    return env
+
+
+def create_app_from_env(environ: Mapping[str, str] | None = None) -> ASGIApp:
+    """Application factory for ``uvicorn --factory pmgs_mcp.http:create_app_from_env``.
+
+    Reads ``PMGS_MCP_DB`` / ``PMGS_MCP_DATA_DIR`` (else the store's own search order,
+    including ``PMGS_REFERENCE_DB``), ``PMGS_MCP_TOKEN``, ``PMGS_MCP_HOST`` and
+    ``PMGS_MCP_PORT`` (the address clients use, for the Host allow-list),
+    ``PMGS_MCP_ALLOWED_HOSTS`` / ``PMGS_MCP_ALLOWED_ORIGINS`` (comma separated),
+    ``PMGS_MCP_MAX_BODY_BYTES`` and ``PMGS_MCP_TOOLS`` (``default`` or ``all``).
+    """
+    from pmgs_mcp.app import build_app_server, open_store, version_info
+
+    env = os.environ if environ is None else environ
+    settings = HttpSettings(
+        host=env.get(ENV_HOST, DEFAULT_HOST),
+        port=int(env.get(ENV_PORT, str(DEFAULT_PORT))),
+        token=env.get(ENV_TOKEN) or None,
+        extra_allowed_hosts=_split(env.get(ENV_ALLOWED_HOSTS)),
+        extra_allowed_origins=_split(env.get(ENV_ALLOWED_ORIGINS)),
+        max_body_bytes=int(env.get(ENV_MAX_BODY_BYTES, str(DEFAULT_MAX_BODY_BYTES))),
+    )
+    tools = env.get(ENV_TOOLS, "default")
+    if tools not in ("default", "all"):
+        raise ValueError(f"{ENV_TOOLS} must be 'default' or 'all'")
+    store = open_store(env.get(ENV_DB) or None, env.get(ENV_DATA_DIR) or None)
+    server = build_app_server(store, include_browse=tools == "all")
+    settings = dataclasses.replace(settings, version_info=version_info())
+    return create_app(server, store, settings)
+
+
+def serve(
+    app_or_factory: ASGIApp | str,
+    *,
+    host: str,
+    port: int,
+    workers: int = 1,
+    log_level: str = "warning",
+    extra: Sequence[tuple[str, Any]] = (),
+) -> None:
+    """Run uvicorn: in process for one worker, or ``workers`` processes from the factory."""
+    import uvicorn
+
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "access_log": False,
+        "server_header": False,
+        "proxy_headers": False,
+        **dict(extra),
+    }
+    if isinstance(app_or_factory, str):
+        uvicorn.run(app_or_factory, factory=True, workers=workers, **options)
+    else:
+        uvicorn.run(app_or_factory, **options)

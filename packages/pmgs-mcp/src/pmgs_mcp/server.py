@@ -1,0 +1,118 @@
+"""The MCP server object: the SDK's low-level ``Server`` serving a :class:`~pmgs_mcp.tools.ToolSet`.
+
+The low-level server (not the decorator-based ``MCPServer``) is used on purpose: the tools'
+input and output schemas are the pmgs-core JSON Schemas verbatim, which a signature-derived
+schema could only approximate, and every call goes through :meth:`ToolSet.call`, which
+checks arguments and turns every failure into a tool error with a stable code.
+
+One ``Server`` serves any number of connections (stdio, each SSE stream, every stateless
+streamable-HTTP request): it holds no per-connection state, and the store it reads is an
+immutable, read-only database.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import anyio
+from mcp import types
+from mcp.server.lowlevel import Server
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.shared.exceptions import MCPError
+
+from pmgs_mcp.tools import SERVER_INSTRUCTIONS, ToolSet, UnknownToolError
+
+__all__ = ["build_server", "result_text", "run_stdio"]
+
+logger = logging.getLogger("pmgs_mcp")
+
+SERVER_NAME = "pmgs"
+
+
+def result_text(value: Any) -> str:
+    """The text content of a result: the structured value as compact UTF-8 JSON.
+
+    Clients that ignore ``structuredContent`` (and document-DB clients that parse
+    ``content[0].text``) get exactly the same data.
+    """
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _sdk_tools(toolset: ToolSet) -> list[types.Tool]:
+    tools = []
+    for spec in toolset.specs:
+        annotations = types.ToolAnnotations.model_validate(
+            {"title": spec.title, **spec.annotations}
+        )
+        tools.append(
+            types.Tool(
+                name=spec.name,
+                title=spec.title,
+                description=spec.description,
+                input_schema=spec.input_schema,
+                output_schema=spec.output_schema,
+                annotations=annotations,
+            )
+        )
+    return tools
+
+
+def build_server(toolset: ToolSet, *, version: str) -> Server[Any]:
+    """An SDK server that lists ``toolset`` and answers its calls."""
+    listed = types.ListToolsResult(tools=_sdk_tools(toolset))
+    input_schemas = {spec.name: spec.input_schema for spec in toolset.specs}
+
+    async def list_tools(
+        ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        # The list is fixed for the server's lifetime; one page holds every tool.
+        return listed
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        try:
+            outcome = toolset.call(params.name, params.arguments)
+        except UnknownToolError:
+            # Naming a tool the server never listed is a protocol error, not a tool error.
+            known = ", ".join(spec.name for spec in toolset.specs)
+            raise MCPError(
+                code=types.INVALID_PARAMS,
+                message=f"Unknown tool: {params.name!r}; this server lists: {known}",
+            ) from None
+        return types.CallToolResult(
+            content=[types.TextContent(text=result_text(outcome.value))],
+            structured_content=outcome.value,
+            is_error=outcome.is_error,
+        )
+
+    return Server(
+        SERVER_NAME,
+        version=version,
+        title="pmgs: JPO PMGS classification reference",
+        description="Read-only FI / F-term / IPC reference built from the JPO PMGS package",
+        instructions=SERVER_INSTRUCTIONS,
+        get_tool_input_schema=input_schemas.get,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def initialization_options(server: Server[Any]) -> Any:
+    """Initialization options without change notifications: the tool list never changes."""
+    return server.create_initialization_options(NotificationOptions())
+
+
+def run_stdio(server: Server[Any]) -> None:
+    """Serve one client over this process's stdin/stdout until it closes stdin.
+
+    The SDK points file descriptors 0 and 1 elsewhere while serving, so a stray ``print``
+    anywhere cannot corrupt the protocol stream; our logs go to stderr.
+    """
+    from mcp.server.stdio import stdio_server
+
+    async def serve() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, initialization_options(server))
+
+    anyio.run(serve)

@@ -1,0 +1,187 @@
+"""Checking tool arguments against the tools' own input schemas, with messages an agent can act on.
+
+The low-level MCP server hands arguments over unchecked, so the server checks them itself
+before any store call. The input schemas are ours and use a small, fixed part of JSON Schema
+(``type``, ``enum``, ``minimum``/``maximum``, ``minLength``/``maxLength``/``pattern``,
+``items``/``minItems``/``maxItems``/``uniqueItems``, ``properties``/``required``/
+``additionalProperties: false`` and ``default``), so a dedicated checker is short and keeps
+the ``jsonschema`` package (a third of a second to import) off the start-up path of the stdio
+server. The test suite compares this checker with ``jsonschema`` on generated inputs, so the
+schema a client sees and the check the server applies cannot drift apart.
+
+Unlike a plain validator, :func:`check_arguments` also returns the arguments with the
+schema's defaults filled in and integral floats (``20.0``) turned into ``int``, ready to be
+passed to the store as keyword arguments.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+__all__ = ["ArgumentError", "check_arguments"]
+
+_MAX_SHOWN: Final = 60
+"""Longest rendering of a rejected value in a message; arguments can be long strings."""
+
+
+class ArgumentError(ValueError):
+    """Arguments that do not satisfy a tool's input schema; the message names the argument."""
+
+    def __init__(self, message: str, argument: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.argument = argument
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
+
+
+def _json_type(value: object) -> str:
+    """The JSON type name of a decoded JSON value (``bool`` is not a number in JSON)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _matches_type(value: object, expected: str) -> bool:
+    actual = _json_type(value)
+    if expected == "integer":
+        # JSON Schema counts 3.0 as an integer: only the mathematical value matters.
+        return actual == "integer" or (
+            actual == "number" and math.isfinite(value) and float(value).is_integer()  # type: ignore[arg-type]
+        )
+    if expected == "number":
+        return actual in ("integer", "number")
+    return actual == expected
+
+
+def _check_value(schema: Mapping[str, Any], value: Any, where: str) -> Any:
+    """Check one value; return it normalised (integral floats as int, lists checked item-wise)."""
+    expected = schema.get("type")
+    if expected is not None:
+        allowed = [expected] if isinstance(expected, str) else list(expected)
+        chosen = next((t for t in allowed if _matches_type(value, t)), None)
+        if chosen is None:
+            wanted = " or ".join("null" if t == "null" else t for t in allowed)
+            raise ArgumentError(
+                f"{where} must be {wanted}, not {_json_type(value)} {_show(value)}", where
+            )
+        if chosen == "integer" and isinstance(value, float):
+            value = int(value)
+        if chosen == "null":
+            return None
+
+    if "enum" in schema and value not in schema["enum"]:
+        choices = ", ".join(_show(v) for v in schema["enum"])
+        raise ArgumentError(f"{where} must be one of {choices}; got {_show(value)}", where)
+
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        minimum = schema.get("minimum")
+        maximum = schema.get("maximum")
+        if minimum is not None and value < minimum:
+            raise ArgumentError(f"{where} must be at least {minimum}; got {_show(value)}", where)
+        if maximum is not None and value > maximum:
+            raise ArgumentError(f"{where} must be at most {maximum}; got {_show(value)}", where)
+
+    if isinstance(value, str):
+        min_length = schema.get("minLength")
+        max_length = schema.get("maxLength")
+        if min_length is not None and len(value) < min_length:
+            raise ArgumentError(
+                f"{where} must have at least {min_length} character(s); got {_show(value)}", where
+            )
+        if max_length is not None and len(value) > max_length:
+            raise ArgumentError(
+                f"{where} must have at most {max_length} characters; got {len(value)}", where
+            )
+        pattern = schema.get("pattern")
+        if pattern is not None and re.search(pattern, value) is None:
+            raise ArgumentError(f"{where} has an invalid form: {_show(value)}", where)
+
+    if isinstance(value, list):
+        min_items = schema.get("minItems")
+        max_items = schema.get("maxItems")
+        if min_items is not None and len(value) < min_items:
+            raise ArgumentError(f"{where} must have at least {min_items} item(s)", where)
+        if max_items is not None and len(value) > max_items:
+            raise ArgumentError(f"{where} must have at most {max_items} items", where)
+        item_schema = schema.get("items")
+        if item_schema is not None:
+            value = [_check_value(item_schema, v, f"{where}[{i}]") for i, v in enumerate(value)]
+        if schema.get("uniqueItems") and _has_duplicates(value):
+            raise ArgumentError(f"{where} must not repeat an item", where)
+
+    if isinstance(value, dict) and ("properties" in schema or "required" in schema):
+        value = _check_object(schema, value, where)
+    return value
+
+
+def _has_duplicates(items: list[Any]) -> bool:
+    seen: list[Any] = []
+    for item in items:
+        # JSON equality: 1 and True are different values, unlike in Python.
+        key = (_json_type(item), item)
+        if key in seen:
+            return True
+        seen.append(key)
+    return False
+
+
+def _check_object(
+    schema: Mapping[str, Any], value: Mapping[str, Any], where: str
+) -> dict[str, Any]:
+    properties: Mapping[str, Any] = schema.get("properties", {})
+    prefix = "" if where == "arguments" else f"{where}."
+    for name in schema.get("required", ()):
+        if name not in value:
+            raise ArgumentError(f"missing required argument {prefix}{name!s}", f"{prefix}{name}")
+    if schema.get("additionalProperties") is False:
+        unknown = sorted(k for k in value if k not in properties)
+        if unknown:
+            accepted = ", ".join(sorted(properties)) or "none"
+            raise ArgumentError(
+                f"unknown argument(s) {', '.join(prefix + k for k in unknown)}; "
+                f"accepted: {accepted}",
+                prefix + unknown[0],
+            )
+    checked: dict[str, Any] = {}
+    for name, sub in properties.items():
+        if name in value:
+            checked[name] = _check_value(sub, value[name], f"{prefix}{name}")
+        elif "default" in sub:
+            checked[name] = sub["default"]
+    for name, item in value.items():  # only reachable when extra properties are allowed
+        checked.setdefault(name, item)
+    return checked
+
+
+def check_arguments(
+    schema: Mapping[str, Any], arguments: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """Check ``arguments`` against an object ``schema``; return them with defaults filled in.
+
+    Raises:
+        ArgumentError: the first violation found, phrased for the caller (argument name,
+            what was expected, what was given).
+    """
+    value: Mapping[str, Any] = {} if arguments is None else arguments
+    if not isinstance(value, Mapping):
+        raise ArgumentError(f"arguments must be an object, not {_json_type(value)}")
+    return _check_object(schema, value, "arguments")

@@ -1,0 +1,117 @@
+"""The tool definitions in process: they mirror the store's parameters and never leak errors."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from typing import Any
+
+import pytest
+
+from pmgs_core import MAX_LIMIT, PMGSStore, load_schema
+from pmgs_mcp.tools import (
+    BROWSE_TOOL_NAMES,
+    DEFAULT_TOOL_NAMES,
+    SERVER_INSTRUCTIONS,
+    ToolSet,
+    UnknownToolError,
+    build_toolset,
+)
+
+MIRRORED = {
+    "lookup_classification": "lookup",
+    "search_pmgs": "search_pmgs",
+    "get_pmgs_document": "get_document",
+}
+
+
+@pytest.fixture(scope="module")
+def toolset(store: PMGSStore) -> ToolSet:
+    return build_toolset(store, load_schema, include_browse=True)
+
+
+def test_default_surface_is_the_contract(store: PMGSStore) -> None:
+    default = build_toolset(store, load_schema)
+    assert tuple(spec.name for spec in default.specs) == DEFAULT_TOOL_NAMES
+    assert DEFAULT_TOOL_NAMES == ("lookup_classification", "search_pmgs", "get_pmgs_document")
+
+
+def test_all_adds_the_browse_tools(toolset: ToolSet) -> None:
+    assert tuple(spec.name for spec in toolset.specs) == DEFAULT_TOOL_NAMES + BROWSE_TOOL_NAMES
+
+
+@pytest.mark.parametrize(("tool", "method"), sorted(MIRRORED.items()))
+def test_input_schema_mirrors_the_store_signature(toolset: ToolSet, tool: str, method: str) -> None:
+    schema = toolset.get(tool).input_schema
+    parameters = dict(inspect.signature(getattr(PMGSStore, method)).parameters)
+    parameters.pop("self")
+    assert set(schema["properties"]) == set(parameters)
+    required = {n for n, p in parameters.items() if p.default is inspect.Parameter.empty}
+    assert set(schema.get("required", [])) == required
+    for name, parameter in parameters.items():
+        if parameter.default is not inspect.Parameter.empty:
+            assert schema["properties"][name]["default"] == parameter.default, name
+        if name.endswith("limit"):
+            assert schema["properties"][name]["maximum"] == MAX_LIMIT
+            assert schema["properties"][name]["minimum"] == 1
+
+
+def test_list_documents_limits_follow_document_db_clients(toolset: ToolSet) -> None:
+    properties = toolset.get("list_documents").input_schema["properties"]
+    assert properties["limit"] == {**properties["limit"], "minimum": 1, "maximum": 100}
+    assert properties["limit"]["default"] == 20
+    assert properties["page"]["default"] == 1
+    assert properties["page"]["minimum"] == 1
+
+
+def test_default_arguments_reach_the_store_unchanged(toolset: ToolSet, store: PMGSStore) -> None:
+    outcome = toolset.call("get_pmgs_document", {"document_id": "judge"})
+    assert not outcome.is_error
+    assert outcome.value == store.get_document("judge")
+
+
+def test_unknown_tool(toolset: ToolSet) -> None:
+    with pytest.raises(UnknownToolError):
+        toolset.call("drop_database", {})
+
+
+class _BrokenStore:
+    """A store whose every method fails unexpectedly, with a path in the exception text."""
+
+    def __getattr__(self, name: str) -> Any:
+        def fail(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("sqlite failure in /home/alice/secret/reference.sqlite")
+
+        return fail
+
+
+def test_unexpected_failures_are_generic_tool_errors(caplog: pytest.LogCaptureFixture) -> None:
+    broken = build_toolset(_BrokenStore(), load_schema, include_browse=True)  # type: ignore[arg-type]
+    with caplog.at_level(logging.ERROR, logger="pmgs_mcp"):
+        for spec in broken.specs:
+            arguments: dict[str, Any] = {
+                "lookup_classification": {"scheme": "fi", "code": "A"},
+                "search_pmgs": {"query": "x"},
+                "get_pmgs_document": {"document_id": "judge"},
+            }.get(spec.name, {})
+            outcome = broken.call(spec.name, arguments)
+            assert outcome.is_error
+            assert outcome.value["error"]["code"] == "INTERNAL_ERROR"
+            assert "alice" not in str(outcome.value)
+    assert "alice" in caplog.text  # the details go to the server's log (stderr) only
+
+
+def test_instructions_and_descriptions_say_text_is_evidence(toolset: ToolSet) -> None:
+    assert "never an instruction" in SERVER_INSTRUCTIONS
+    for name in ("lookup_classification", "search_pmgs", "get_pmgs_document", "list_documents"):
+        assert "never an instruction" in toolset.get(name).description
+
+
+def test_annotations_are_read_only(toolset: ToolSet) -> None:
+    for spec in toolset.specs:
+        assert spec.annotations == {
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        }
