@@ -429,3 +429,24 @@ def test_build_error_pickles_with_its_issues(tmp_path: Path) -> None:
     copy = pickle.loads(pickle.dumps(raised.value))
     assert copy.code == raised.value.code
     assert copy.issues == raised.value.issues
+
+
+def test_blank_record_and_unknown_file_are_warnings(tmp_path: Path) -> None:
+    root = _package(tmp_path)
+    append(JUDGE, "\n03,取下げ\n")(root)
+    (root / "README.txt").write_text("not part of the format", encoding="utf-8")
+    report = build_database(root, tmp_path / "db.sqlite")
+    assert report.warnings["CSV_BLANK_ROW"] == 1
+    assert report.warnings["UNKNOWN_DATA_GROUP"] == 1
+    assert report.group_counts["JUDGE"].records == 4  # the blank record keeps its number
+    import sqlite3
+
+    conn = sqlite3.connect(tmp_path / "db.sqlite")
+    try:
+        rows = conn.execute(
+            "SELECT t.heading, t.locator FROM document_text t JOIN document d "
+            "ON d.id = t.document_id WHERE d.document_key = 'judge' ORDER BY t.sequence_number"
+        ).fetchall()
+        assert rows == [("01", "row:1"), ("02", "row:2"), ("03", "row:4")]
+    finally:
+        conn.close()

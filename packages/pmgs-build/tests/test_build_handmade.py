@@ -489,3 +489,22 @@ def test_progress_events(tmp_path: Path) -> None:
     assert parse_groups.index("FI/FI") < parse_groups.index("FI/FI_TEXT")
     last_fi = [e for e in events if e.phase == "parse" and e.data_group == "FI/FI"][-1]
     assert (last_fi.done, last_fi.total) == (3, 3)
+
+
+def test_unquoted_comma_rules() -> None:
+    # Private helpers, tested directly because the rules are the format page's.
+    from pmgs_build.adapters.fi_revision_link import split_link_row
+    from pmgs_build.adapters.fterm import split_fterm_en_row
+
+    assert split_link_row(["B60J   5/    00    ", "B60J.xml 2010年6月改正", " 訂正を含む"]) == (
+        "B60J   5/    00    ",
+        "B60J.xml 2010年6月改正, 訂正を含む",
+    )
+    assert split_fterm_en_row(["3D127AA01 ", "2", "1", "Easy opening", " closing", "B60J5/00"]) == [
+        "3D127AA01 ",
+        "2",
+        "1",
+        "Easy opening, closing",
+        "B60J5/00",
+    ]
+    assert split_fterm_en_row(["a", "1", "0", "x,y", ""]) == ["a", "1", "0", "x,y", ""]

@@ -134,10 +134,12 @@ def script(ex: dict[str, str]) -> list[tuple[str, str, dict[str, Any]]]:
         ("list_documents_limit_101", "list_documents", {"limit": 101}),
         ("list_documents_kind", "list_documents", {"kind": "fterm_explanation", "limit": 5}),
         ("list_categories", "list_categories", {}),
+        ("list_categories_bad", "list_categories", {"kind": "judge"}),
         ("document_count", "get_document_count", {}),
         ("document_count_kind", "get_document_count", {"kind": "fi_handbook"}),
         ("document_count_bad_kind", "get_document_count", {"kind": "novel"}),
         ("release_unknown", "release_info", {"release": "JPPM1"}),
+        ("release_wrong_type", "release_info", {"release": 2026}),
         ("unknown_tool", "no_such_tool", {}),
         ("release_info", "release_info", {}),
     ]
@@ -195,6 +197,8 @@ ARGUMENT_ERRORS = {
     "document_bad_section": ("section", "section must be at least 1"),
     "list_documents_limit_101": ("limit", "limit must be at most 100"),
     "document_count_bad_kind": ("kind", "kind must be one of"),
+    "list_categories_bad": ("kind", "unknown argument(s) kind; accepted: release"),
+    "release_wrong_type": ("release", "release must be string, not integer 2026"),
 }
 """Calls the input schema rejects: (argument named in details, start of the message)."""
 

@@ -17,6 +17,21 @@ from pmgs_build.digest import logical_digest
 from pmgs_build.inventory import Inventory, take_inventory
 from pmgs_build.issues import ALL_ISSUE_CODES, BuildError, BuildIssue, IssueCode
 from pmgs_build.model import ProgressEvent, SourceFile
+from pmgs_build.sample import SAMPLE_RELEASE, sample_package_path
+from pmgs_build.setup import (
+    FREE_SPACE_FACTOR,
+    FREE_SPACE_RESERVE,
+    SETUP_STAGES,
+    SampleQueries,
+    SetupError,
+    SetupReport,
+    choose_samples,
+    file_sha256,
+    required_free_bytes,
+    run_self_check,
+    setup_release,
+)
+from pmgs_build.validate import ValidationCheck, ValidationReport, validate_database
 
 try:
     __version__ = version("pmgs-build")
@@ -25,6 +40,10 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 
 __all__ = [
     "ALL_ISSUE_CODES",
+    "FREE_SPACE_FACTOR",
+    "FREE_SPACE_RESERVE",
+    "SAMPLE_RELEASE",
+    "SETUP_STAGES",
     "BuildError",
     "BuildIssue",
     "BuildReport",
@@ -32,9 +51,21 @@ __all__ = [
     "Inventory",
     "IssueCode",
     "ProgressEvent",
+    "SampleQueries",
+    "SetupError",
+    "SetupReport",
     "SourceFile",
+    "ValidationCheck",
+    "ValidationReport",
     "__version__",
     "build_database",
+    "choose_samples",
+    "file_sha256",
     "logical_digest",
+    "required_free_bytes",
+    "run_self_check",
+    "sample_package_path",
+    "setup_release",
     "take_inventory",
+    "validate_database",
 ]

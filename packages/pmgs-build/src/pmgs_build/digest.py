@@ -2,14 +2,15 @@
 
 Two builds of the same package must be recognisably the same database even though page
 layout, free lists and FTS segment merges may differ. So the digest covers the rows of every
-content table (``pmgs_core.TABLES`` order, rows in primary-key order, each row as SQL
-literals so that types and NULLs count) and nothing volatile: the FTS tables are derived, and
+content table (``pmgs_core.TABLES`` order, rows in primary-key order, each row as a JSON
+array so that types and NULLs count) and nothing volatile: the FTS tables are derived, and
 the ``logical_digest`` metadata key cannot contain itself.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from typing import Final
 
@@ -18,6 +19,7 @@ from pmgs_core import TABLES
 __all__ = ["DIGEST_EXCLUDED_METADATA", "logical_digest"]
 
 DIGEST_EXCLUDED_METADATA: Final = ("logical_digest",)
+_BATCH: Final = 20_000
 
 
 def _primary_key(conn: sqlite3.Connection, table: str) -> tuple[list[str], list[str]]:
@@ -30,26 +32,33 @@ def _primary_key(conn: sqlite3.Connection, table: str) -> tuple[list[str], list[
 def logical_digest(conn: sqlite3.Connection) -> str:
     """SHA-256 (hex) over the content tables of the database behind ``conn``.
 
-    Each row is rendered by SQLite itself as SQL literals (``quote()``: integers bare, text
-    in single quotes with quotes doubled, ``NULL``), comma-separated, one row per line. The
-    rendering is unambiguous, independent of the Python version, and keeps the per-row work
-    in C, which matters for millions of rows.
+    Per table: ``table(col,...)`` and a newline, then all rows as one JSON array of arrays
+    without its outer brackets (``[1,"a",null],[2,"b",0]``), then a newline. JSON keeps
+    types and NULLs apart and is the same in every Python version (``ensure_ascii=False``
+    escapes only quotes, backslashes and control characters). Rows are encoded a batch at a
+    time by the C encoder; batches are joined with the same comma the whole array would
+    have, so the batch size does not change the digest.
     """
+    encode = json.JSONEncoder(
+        ensure_ascii=False, separators=(",", ":"), check_circular=False
+    ).encode
     digest = hashlib.sha256()
     for table in TABLES:
         columns, key = _primary_key(conn, table)
         digest.update(f"{table}({','.join(columns)})\n".encode())
-        rendered = " || ',' || ".join(f"quote({column})" for column in columns)
         where = ""
         params: tuple[str, ...] = ()
         if table == "metadata":
             where = f" WHERE key NOT IN ({', '.join('?' for _ in DIGEST_EXCLUDED_METADATA)})"
             params = DIGEST_EXCLUDED_METADATA
         cursor = conn.execute(
-            f"SELECT {rendered} || char(10) FROM {table}{where} "  # noqa: S608 - schema names
+            f"SELECT {', '.join(columns)} FROM {table}{where} "  # noqa: S608 - schema names
             f"ORDER BY {', '.join(key)}",
             params,
         )
-        while rows := cursor.fetchmany(20_000):
-            digest.update("".join(row[0] for row in rows).encode("utf-8"))
+        separator = ""
+        while rows := cursor.fetchmany(_BATCH):
+            digest.update((separator + encode(rows)[1:-1]).encode("utf-8"))
+            separator = ","
+        digest.update(b"\n")
     return digest.hexdigest()

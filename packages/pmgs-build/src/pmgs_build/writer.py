@@ -20,6 +20,7 @@ from typing import Final
 __all__ = ["ConceptRegistry", "Loader", "Reservation"]
 
 Row = tuple[object, ...]
+_GROW_BY: Final = 1 << 16
 
 _COLUMNS: Final[dict[str, tuple[str, ...]]] = {
     "source_file": (
@@ -160,8 +161,9 @@ class ConceptRegistry:
     def _grow(self, concept_id: int) -> None:
         missing = concept_id + 1 - len(self._canonical)
         if missing > 0:
+            missing = max(missing, _GROW_BY)  # amortised: ids arrive one at a time
             self._canonical.extend(bytes(missing))
-            self._base_revision.extend([0] * missing)
+            self._base_revision.extend(array("q", bytes(8 * missing)))
 
     def lookup(self, scheme: str, edition: str, code: str) -> int | None:
         """The id of a known (defined or reserved) concept, else None."""

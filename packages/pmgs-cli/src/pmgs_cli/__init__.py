@@ -5,13 +5,21 @@ record shapes of pmgs-core. Subcommands from other packages are found through th
 ``pmgs.commands`` entry-point group, so this package never imports them.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from pmgs_cli.app import main
 
-try:
-    __version__ = version("pmgs-cli")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+
+def __getattr__(name: str) -> Any:
+    """``__version__`` on demand: importlib.metadata costs ~70 ms, too much for a cold lookup."""
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("pmgs-cli")
+        except PackageNotFoundError:  # running from a source tree that was never installed
+            return "0+unknown"
+    raise AttributeError(name)
+
 
 __all__ = ["__version__", "main"]

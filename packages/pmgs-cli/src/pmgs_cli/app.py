@@ -4,20 +4,31 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pmgs_cli.commands.demo import demo
+from pmgs_cli.commands.doctor import doctor
+from pmgs_cli.commands.manage import build, setup, validate
+from pmgs_cli.commands.query import document, hierarchy, lookup, release, search
 from pmgs_core import COMMAND_ENTRY_POINT_GROUP, CommandMain
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 EXIT_USAGE = 2
 """Exit code of a usage error (click's own convention, kept for every command)."""
 
 
 def _plugin_entry_points() -> dict[str, EntryPoint]:
-    """Index the published subcommands by name; the first distribution to claim a name wins."""
+    """Index the published subcommands by name; the first distribution to claim a name wins.
+
+    importlib.metadata is imported here, not at module level: built-in commands never need
+    it, and it is a large part of a cold start.
+    """
+    from importlib.metadata import entry_points
+
     found: dict[str, EntryPoint] = {}
     for ep in entry_points(group=COMMAND_ENTRY_POINT_GROUP):
         found.setdefault(ep.name, ep)
@@ -52,7 +63,7 @@ class PmgsGroup(click.Group):
         return sorted(set(super().list_commands(ctx)) | set(_plugin_entry_points()))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        builtin = super().get_command(ctx, cmd_name)
+        builtin = super().get_command(ctx, cmd_name)  # built-ins: no entry-point scan
         if builtin is not None:
             return builtin
         ep = _plugin_entry_points().get(cmd_name)
@@ -69,7 +80,19 @@ def cli() -> None:
     """
 
 
-cli.add_command(demo)
+for _command in (
+    setup,
+    build,
+    validate,
+    doctor,
+    lookup,
+    search,
+    document,
+    hierarchy,
+    release,
+    demo,
+):
+    cli.add_command(_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

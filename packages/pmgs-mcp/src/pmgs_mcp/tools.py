@@ -19,17 +19,20 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Final, Protocol
 
-from pmgs_core import PMGSQueryError
+from pmgs_core import DOCUMENT_KINDS, IPC_EDITIONS, MAX_LIMIT, SCHEMES, PMGSQueryError
 from pmgs_mcp.validation import ArgumentError, check_arguments
 
 __all__ = [
     "BROWSE_TOOL_NAMES",
     "DEFAULT_TOOL_NAMES",
+    "SERVER_INSTRUCTIONS",
+    "StoreLike",
     "ToolOutcome",
     "ToolSet",
     "ToolSpec",
+    "UnknownToolError",
     "build_toolset",
 ]
 
@@ -46,21 +49,12 @@ BROWSE_TOOL_NAMES: Final = (
 )
 """Extra read-only tools for clients that expect a document-database surface (``--tools all``)."""
 
-SCHEMES: Final = ("fi", "fterm", "ipc")
-IPC_EDITIONS: Final = ("8U", "8B", "7", "7E", "6", "5", "4")
 LANGUAGES: Final = ("ja", "en")
 CONTENT_TYPES: Final = ("classification", "document")
-DOCUMENT_KINDS: Final = (
-    "fi_handbook",
-    "fi_revision",
-    "fterm_explanation",
-    "fterm_additional_code",
-    "ipc_revision",
-    "ipc_definition",
-    "judge",
-)
+# Schemes, IPC editions, document kinds and the page limit come from pmgs-core itself, so
+# the input schemas cannot drift from what the store accepts.
 
-MAX_PAGE_LIMIT: Final = 200
+MAX_PAGE_LIMIT: Final = MAX_LIMIT
 """The store's largest page (relations, search results, segments, related classifications)."""
 MAX_QUERY_CHARS: Final = 512
 """The store's longest search query."""
@@ -692,8 +686,8 @@ def build_toolset(
                 title="List document kinds and F-term themes",
                 description=_evidence(
                     "The categories of the local PMGS reference with counts: document kinds "
-                    "(usable as list_documents kind) and F-term themes, plus the number of "
-                    "codes per scheme and edition."
+                    "(usable as the kind of list_documents and get_document_count) and F-term "
+                    "themes with their titles and numbers of codes."
                 ),
                 input_schema=LIST_CATEGORIES_INPUT,
                 output_schema=record_output_schema(load_schema, "categories"),
@@ -721,6 +715,3 @@ def build_toolset(
             ),
         ]
     return ToolSet(store=store, specs=tuple(specs))
-
-
-ToolSelection = Literal["default", "all"]

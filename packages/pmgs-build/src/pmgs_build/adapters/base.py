@@ -16,12 +16,13 @@ from typing import Final
 from pmgs_build.issues import IssueCode, IssueLog
 from pmgs_build.model import ProgressEvent, SourceFile
 from pmgs_build.writer import ConceptRegistry, Loader
-from pmgs_core import ClassificationCode, InvalidCodeError, parse_code
+from pmgs_core import InvalidCodeError, parse_code
 
 __all__ = [
     "NOT_TRANSLATED",
     "Adapter",
     "BuildContext",
+    "Code",
     "CsvRecords",
     "FileResult",
     "LevelStack",
@@ -34,6 +35,22 @@ NOT_TRANSLATED: Final = "(Not Translated)"
 _FIELD_SIZE_LIMIT: Final = 1 << 24
 _ROW_PROGRESS_EVERY: Final = 50_000
 _CODE_CACHE_SIZE: Final = 1 << 18
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """What the adapters use of a parsed code, computed once per distinct cell.
+
+    ``ClassificationCode.canonical`` is a property that rebuilds the string on every access;
+    adapters need it several times per row, on millions of rows.
+    """
+
+    canonical: str
+    kind: str
+    theme: str | None = None
+    viewpoint: str | None = None
+    number: str | None = None
+    version: str | None = None
 
 
 @dataclass(slots=True)
@@ -102,7 +119,7 @@ class BuildContext:
         self.state = SharedState()
         self._progress = progress
         self.group: str | None = None
-        self._codes: dict[tuple[str, str], ClassificationCode] = {}
+        self._codes: dict[tuple[str, str], Code] = {}
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -116,9 +133,7 @@ class BuildContext:
 
     # -- value checks ------------------------------------------------------------------------
 
-    def code(
-        self, scheme: str, text: str, source: SourceFile, locator: str
-    ) -> ClassificationCode | None:
+    def code(self, scheme: str, text: str, source: SourceFile, locator: str) -> Code | None:
         """Parse a code cell with pmgs-core, or record ``CODE_INVALID`` and return None.
 
         Parsed cells are cached: the same cell recurs on every text line, handbook row and
@@ -129,10 +144,18 @@ class BuildContext:
         if cached is not None:
             return cached
         try:
-            code = parse_code(scheme, text)
+            parsed = parse_code(scheme, text)
         except InvalidCodeError as error:
             self.log.error(IssueCode.CODE_INVALID, str(error), source.path, locator)
             return None
+        code = Code(
+            parsed.canonical,
+            parsed.kind,
+            parsed.theme,
+            parsed.viewpoint,
+            parsed.number,
+            parsed.version,
+        )
         if len(self._codes) >= _CODE_CACHE_SIZE:
             self._codes.clear()
         self._codes[key] = code

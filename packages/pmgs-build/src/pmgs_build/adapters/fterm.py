@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from pmgs_build.adapters.base import BuildContext, CsvRecords, FileResult, LevelStack
+from pmgs_build.adapters.base import BuildContext, Code, CsvRecords, FileResult, LevelStack
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
-from pmgs_core import ClassificationCode
 
 __all__ = ["fterm_concept_code", "parse_fterm_en", "parse_fterm_ja", "split_fterm_en_row"]
 
@@ -27,7 +26,7 @@ _COLUMNS: Final = 5
 _VIEWPOINT_NUMBER: Final = "00"
 
 
-def fterm_concept_code(code: ClassificationCode) -> tuple[str, str]:
+def fterm_concept_code(code: Code) -> tuple[str, str]:
     """(canonical code, kind) of an F-term cell, with number ``00`` read as the viewpoint."""
     if code.kind == "term" and code.number == _VIEWPOINT_NUMBER:
         return f"{code.theme}{code.viewpoint}", "viewpoint"
@@ -41,9 +40,7 @@ def split_fterm_en_row(cells: list[str]) -> list[str]:
     return [cells[0], cells[1], cells[2], ",".join(cells[3:-1]), cells[-1]]
 
 
-def _term_code(
-    ctx: BuildContext, cell: str, source: SourceFile, locator: str
-) -> ClassificationCode | None:
+def _term_code(ctx: BuildContext, cell: str, source: SourceFile, locator: str) -> Code | None:
     code = ctx.code("fterm", cell, source, locator)
     if code is not None and code.kind != "term":
         ctx.log.error(

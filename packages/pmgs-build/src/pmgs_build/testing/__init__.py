@@ -7,12 +7,24 @@ written here. Public API:
   :class:`GeneratedPackage` with its file and row counts, the counts a correct build must
   report (:class:`ExpectedCounts`) and named example codes.
 * :func:`corrupt` damages one file of a generated package in a named way
-  (:data:`CORRUPTION_KINDS`), so that the builder's fail-closed paths can be tested.
+  (:data:`CORRUPTION_KINDS`; :data:`DOCUMENT_CORRUPTION_KINDS` for the XML and PDF groups),
+  so that the builder's fail-closed paths can be tested.
+* ``generate_package(..., with_documents=True)`` adds the XML, HTML and PDF groups
+  (:data:`DOCUMENT_GROUPS`), counted in :class:`DocumentCounts`.
+* :func:`make_zip` zips a package as it is downloaded (release directory at the top).
 
 See ``docs/synthetic-packages.md``.
 """
 
-from pmgs_build.testing.corrupt import CORRUPTION_KINDS, corrupt
+from pmgs_build.testing.archive import make_zip
+from pmgs_build.testing.corrupt import CORRUPTION_KINDS, DOCUMENT_CORRUPTION_KINDS, corrupt
+from pmgs_build.testing.documents import (
+    CP932_ONLY_TEXT,
+    DOCUMENT_GROUPS,
+    IPC_KAISEI_HEADER,
+    REAL_DOCUMENT_FILES,
+    DocumentCounts,
+)
 from pmgs_build.testing.generator import (
     CSV_COLUMNS,
     DATA_GROUPS,
@@ -26,13 +38,20 @@ from pmgs_build.testing.generator import (
 
 __all__ = [
     "CORRUPTION_KINDS",
+    "CP932_ONLY_TEXT",
     "CSV_COLUMNS",
     "DATA_GROUPS",
+    "DOCUMENT_CORRUPTION_KINDS",
+    "DOCUMENT_GROUPS",
+    "IPC_KAISEI_HEADER",
     "NOT_TRANSLATED",
+    "REAL_DOCUMENT_FILES",
     "REAL_FILES",
     "REAL_ROWS",
+    "DocumentCounts",
     "ExpectedCounts",
     "GeneratedPackage",
     "corrupt",
     "generate_package",
+    "make_zip",
 ]

@@ -98,3 +98,15 @@ class Output:
             handle.write(text)
         self.files[group] += 1
         self.rows[group] += text.count(LINE_END)
+
+    def write_bytes(self, group: str, name: str, data: bytes, rows: int) -> None:
+        """Write one document file (XML, HTML, PDF) whose encoding the caller has chosen.
+
+        ``rows`` is the group's logical record count for this file (``infor`` elements,
+        table data rows, PDF pages), kept with the CSV counts in ``GeneratedPackage.rows``.
+        """
+        directory = self.root / group
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / name).write_bytes(data)
+        self.files[group] += 1
+        self.rows[group] += rows

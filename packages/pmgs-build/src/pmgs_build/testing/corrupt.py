@@ -9,6 +9,7 @@ docs/database.md, and applied to a copy the test owns.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Final
 
 from pmgs_build.testing._output import LINE_END
 
-__all__ = ["CORRUPTION_KINDS", "corrupt"]
+__all__ = ["CORRUPTION_KINDS", "DOCUMENT_CORRUPTION_KINDS", "corrupt"]
 
 CORRUPTION_KINDS: Final[dict[str, str]] = {
     "wrong_column_count": (
@@ -61,6 +62,29 @@ CORRUPTION_KINDS: Final[dict[str, str]] = {
 }
 """Kinds accepted by :func:`corrupt`, with the issue a correct builder must record."""
 
+DOCUMENT_CORRUPTION_KINDS: Final[dict[str, str]] = {
+    "xml_external_entity": (
+        "error: the FI revision XML G06F.xml (else the first one) gets a DOCTYPE declaring an "
+        "external entity (SYSTEM file:///etc/passwd) that its first <title> uses; the parser "
+        "must neither resolve the entity nor read the file"
+    ),
+    "xml_not_well_formed": (
+        "error: the same XML loses the closing tag of its first </infor> (not well-formed); "
+        "a recovering parser must not be used to read past it"
+    ),
+    "pdf_not_a_pdf": (
+        "error: the first definition PDF is replaced by 4 KiB of random bytes (same name)"
+    ),
+    "pdf_truncated": (
+        "error: the first definition PDF is cut to its first half (no xref, no trailer)"
+    ),
+}
+"""Kinds for the XML/HTML/PDF groups, accepted by :func:`corrupt` on packages written with
+``with_documents=True``. Kept apart from :data:`CORRUPTION_KINDS` because those apply to
+every package, while these need the document groups."""
+
+_EXTERNAL_ENTITY_DOCTYPE: Final = b'<!DOCTYPE data [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+
 _DEFAULT_GROUP: Final[dict[str, str]] = {
     "wrong_column_count": "FI/FI",
     "shift_jis": "FI/FI_TEXT",
@@ -104,10 +128,13 @@ def corrupt(package_path: Path, kind: str, *, group: str | None = None) -> Path:
     freshly generated package: the changes are not undone.
     """
     package = Path(package_path)
+    if kind in DOCUMENT_CORRUPTION_KINDS:
+        if group is not None:
+            raise ValueError(f"corruption {kind!r} does not take a group")
+        return _corrupt_document(package, kind)
     if kind not in CORRUPTION_KINDS:
-        raise ValueError(
-            f"unknown corruption kind {kind!r}; expected one of {sorted(CORRUPTION_KINDS)}"
-        )
+        known = sorted([*CORRUPTION_KINDS, *DOCUMENT_CORRUPTION_KINDS])
+        raise ValueError(f"unknown corruption kind {kind!r}; expected one of {known}")
     if group is not None and kind not in _DEFAULT_GROUP:
         raise ValueError(f"corruption {kind!r} does not take a group")
     target_group = group or _DEFAULT_GROUP.get(kind, "")
@@ -187,4 +214,53 @@ def corrupt(package_path: Path, kind: str, *, group: str | None = None) -> Path:
     # empty_copyright
     path = _first_file(package, "COPYRGHT")
     path.write_bytes(b"")
+    return path
+
+
+def _revision_xml(package: Path) -> Path:
+    preferred = package / "FI" / "FI_KAISEI_DOC" / "G06F.xml"
+    if preferred.is_file():
+        return preferred
+    files = sorted((package / "FI" / "FI_KAISEI_DOC").glob("*.xml"))
+    if not files:
+        raise FileNotFoundError("no FI revision XML: generate the package with_documents=True")
+    return files[0]
+
+
+def _corrupt_document(package: Path, kind: str) -> Path:
+    """The XML and PDF damages of :data:`DOCUMENT_CORRUPTION_KINDS` (bytes-level, on purpose:
+    the point is to hand the builder exactly what a hostile or broken file would contain)."""
+    if kind in {"xml_external_entity", "xml_not_well_formed"}:
+        path = _revision_xml(package)
+        data = path.read_bytes()
+        if kind == "xml_external_entity":
+            declaration_end = data.index(b"?>") + 2
+            data = (
+                data[:declaration_end]
+                + LINE_END.encode()
+                + _EXTERNAL_ENTITY_DOCTYPE
+                + data[declaration_end:]
+            )
+            start = data.index(b"<title>") + len(b"<title>")
+            data = data[:start] + b"&x;" + data[start:]
+        else:
+            end = data.index(b"</infor>")
+            data = data[:end] + data[end + len(b"</infor>") :]
+        path.write_bytes(data)
+        return path
+    files = sorted((package / "REFERENCE" / "IPC_TEIGI").glob("*.pdf"))
+    if not files:
+        raise FileNotFoundError("no definition PDF: generate the package with_documents=True")
+    path = files[0]
+    if kind == "pdf_not_a_pdf":
+        # Deterministic "random" bytes: a hash chain, never starting with %PDF.
+        block = hashlib.sha256(path.name.encode()).digest()
+        chunks = []
+        for _ in range(128):
+            block = hashlib.sha256(block).digest()
+            chunks.append(block)
+        path.write_bytes(b"\x00" + b"".join(chunks)[:4095])
+        return path
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
     return path

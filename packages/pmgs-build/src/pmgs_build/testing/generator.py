@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 from pmgs_build.testing._output import LINE_END, CsvFile, Output
+from pmgs_build.testing.documents import DOCUMENT_GROUPS, DocumentCounts, DocumentWriter
 from pmgs_build.testing.vocabulary import (
     COMMON_PHRASE,
     INJECTED_INSTRUCTION,
@@ -85,9 +86,10 @@ DATA_GROUPS: Final = (
     "JUDGE",
     "COPYRGHT",
 )
-"""The data groups written, as relative directories. The XML/HTML/PDF groups
-(``FI/FI_KAISEI_DOC``, ``FTERM/ADD_CODE(_E)``, ``IPC_KAISEI``, ``REFERENCE/IPC_TEIGI``) are
-not generated yet; they will be added as further ``_write_*`` steps of the same writer."""
+"""The data groups always written (CSV and COPYRGHT), as relative directories. The XML, HTML
+and PDF groups (:data:`~pmgs_build.testing.DOCUMENT_GROUPS`: ``FI/FI_KAISEI_DOC``,
+``FTERM/ADD_CODE(_E)``, ``IPC_KAISEI``, ``REFERENCE/IPC_TEIGI``) are added by
+``generate_package(..., with_documents=True)``."""
 
 CSV_COLUMNS: Final[dict[str, int]] = {
     "CONCORDANCE": 4,
@@ -300,6 +302,15 @@ class ExpectedCounts:
       ``ipc8u_several_versions``: codes with more than one version;
       ``ipc8u_without_valid_revision``: codes none of whose versions is valid on the reference
       date (a lookup without a version must say "not valid at release").
+    * ``document_groups``: ``None`` unless the package was written ``with_documents``; then the
+      counts of the XML/HTML/PDF groups (:class:`~pmgs_build.testing.DocumentCounts`), and the
+      fields above include them: ``documents`` / ``document_segments`` get ``fi_revision``
+      (XML files / ``infor`` elements), ``fterm_additional_code`` (ADD_CODE(_E) files / table
+      data rows), ``ipc_revision`` (IPC_KAISEI files / data rows), ``ipc_definition`` (PDFs /
+      pages *with* text: a page without text is a warning, not a segment, and the other pages
+      keep their page numbers); ``relations['amended_to']`` = non-empty ``<trans>`` + IPC_KAISEI
+      rows; ``reference_only[('fi', '')]`` adds the deleted FI codes named only by revision
+      XML; ``warnings`` gets ``HTML_RECOVERY_USED`` (files) and ``PDF_EMPTY_PAGE`` (pages).
     """
 
     canonical_concepts: dict[tuple[str, str], int]
@@ -317,6 +328,7 @@ class ExpectedCounts:
     ipc8u_revisions: int
     ipc8u_several_versions: int
     ipc8u_without_valid_revision: int
+    document_groups: DocumentCounts | None = None
 
 
 @dataclass(frozen=True)
@@ -324,7 +336,9 @@ class GeneratedPackage:
     """A package written by :func:`generate_package` and what is known about it.
 
     * ``path``: the release directory (``parent_dir/<release>``).
-    * ``files``: files per data group (``DATA_GROUPS`` names).
+    * ``files``: files per data group (``DATA_GROUPS`` names, plus ``DOCUMENT_GROUPS`` when
+      written ``with_documents``: there ``rows`` counts ``infor`` elements, HTML table data
+      rows and PDF pages, and the ``.xsl`` counts as a file with no rows).
     * ``rows``: logical records per data group. **No CSV of the package has a header row**
       (none is documented for the real files), so every record is data and ``rows`` equals
       what a CSV reader returns; a record with a quoted multi-line cell counts once, a record
@@ -434,6 +448,8 @@ class _Plan:
     depth_mismatch: frozenset[int]
     comma_rows: frozenset[int]
     link_comma_rows: int
+    compact: bool = False
+    with_documents: bool = False
 
     @property
     def date_token(self) -> str:
@@ -451,6 +467,7 @@ class _Plan:
         reference_date: date,
         *,
         compact: bool = False,
+        with_documents: bool = False,
     ) -> _Plan:
         """Plan a package; ``compact`` lowers the minimum sizes (the embedded sample)."""
         rng = random.Random(f"pmgs-synthetic:{seed}:plan")  # noqa: S311 - test data
@@ -515,6 +532,8 @@ class _Plan:
             depth_mismatch=pick(7),
             comma_rows=pick(13),
             link_comma_rows=_scaled(2, scale, 2) if with_quirks else 0,
+            compact=compact,
+            with_documents=with_documents,
         )
 
 
@@ -639,6 +658,9 @@ class _Writer:
             "common_phrase": COMMON_PHRASE,
         }
         self.maker = TextMaker(plan.rng("text"))
+        self.docs: DocumentWriter | None = None
+        if plan.with_documents:
+            self.docs = _document_writer(self.out, plan)
 
     def example(self, name: str, value: str) -> None:
         self.examples.setdefault(name, value)
@@ -974,12 +996,20 @@ class _Writer:
         fi_seq = 0
         theme_seq = 0
         first_link = True
+        # What the revision XML of the current subclass needs (documents only): its FI group
+        # codes and the codes FI_KAISEI_LINK points at; written when the subclass ends.
+        subclass_fi: list[ClassificationCode] = []
+        subclass_links: list[ClassificationCode] = []
+        docs = self.docs
         try:
             for base in _iter_tree(plan, section):
                 code = base.code
                 if code.kind == "subclass":
                     subclass_theme = plan.themes[rngs["theme"].randrange(len(plan.themes))]
                     recent.clear()
+                    if docs is not None and last_subclass.kind == "subclass":
+                        docs.fi_subclass(last_subclass, subclass_fi, subclass_links)
+                    subclass_fi, subclass_links = [], []
                     last_subclass = code
                 self._write_ipc(
                     base, files, rngs, min_level=ipc_min_level, con4=con4, recent=recent
@@ -997,6 +1027,7 @@ class _Writer:
                     )
                     if not is_group:
                         continue
+                    subclass_fi.append(fi)
                     self._write_handbook(files, rngs["hb"], fi)
                     if rngs["theme"].random() < self.theme_rate:
                         theme_seq += 1
@@ -1012,10 +1043,13 @@ class _Writer:
                     ):
                         first_link = False
                         self._write_link(files["link"], rngs["link"], fi)
+                        subclass_links.append(fi)
                     self._write_fi_concordance(files["con_fi"], rngs["con"], fi, code, recent)
                 if is_group:
                     recent.append(code)
             self._write_reference_only(files["con_fi"], index, last_subclass, recent)
+            if docs is not None and last_subclass.kind == "subclass":
+                docs.fi_subclass(last_subclass, subclass_fi, subclass_links)
         finally:
             for file in files.values():
                 file.close()
@@ -1268,6 +1302,8 @@ class _Writer:
         else:
             version = "2006.01" if rng.random() < 0.8 else f"{rng.randint(2007, last_year)}.01"
             revisions = [(version, version.replace(".", "") + "01", "99991231")]
+        if self.docs is not None:
+            self.docs.ipc_code(code, revisions)
         for version, valid_from, valid_to in revisions:
             self.ipc8u_revisions += 1
             lines = 1 + _draw(rng, self.ipc_extra["8U"])
@@ -1339,6 +1375,31 @@ class _Writer:
         self.examples["copyright"] = line
         self.out.write_text("COPYRGHT", "COPYRGHT.txt", line + LINE_END)
 
+    def finish_documents(self) -> None:
+        """Write the document groups that need the whole pass and fold their tallies in."""
+        docs = self.docs
+        if docs is None:
+            return
+        docs.finish()
+        counts = docs.counts()
+        self.documents["fi_revision"] = counts.fi_revision_files
+        self.segments["fi_revision"] = counts.fi_revision_entries
+        additional = counts.additional_code_rows
+        self.documents["fterm_additional_code"] = (
+            self.out.files["FTERM/ADD_CODE"] + self.out.files["FTERM/ADD_CODE_E"]
+        )
+        self.segments["fterm_additional_code"] = sum(additional.values())
+        self.documents["ipc_revision"] = counts.ipc_revision_files
+        self.segments["ipc_revision"] = counts.ipc_revision_edges
+        self.documents["ipc_definition"] = counts.pdf_files
+        self.segments["ipc_definition"] = counts.pdf_pages - counts.pdf_empty_pages
+        self.relations["amended_to"] = counts.fi_revision_amended_to + counts.ipc_revision_edges
+        self.reference_only[("fi", "")] += counts.fi_revision_historical_codes
+        self.warnings["HTML_RECOVERY_USED"] = len(counts.html_recovery_files)
+        self.warnings["PDF_EMPTY_PAGE"] = counts.pdf_empty_pages
+        for name, value in docs.examples.items():
+            self.examples.setdefault(name, value)
+
     def result(self, root: Path) -> GeneratedPackage:
         plan = self.plan
         texts = dict(self.texts)
@@ -1361,7 +1422,17 @@ class _Writer:
                 "FTERM_TRANSLATION_DEPTH_MISMATCH": self.warnings[
                     "FTERM_TRANSLATION_DEPTH_MISMATCH"
                 ],
-                "THEME_TRANSLATION_SEQUENCE_MISMATCH": self.warnings["THEME_TRANSLATION_SEQUENCE_MISMATCH"],
+                "THEME_TRANSLATION_SEQUENCE_MISMATCH": self.warnings[
+                    "THEME_TRANSLATION_SEQUENCE_MISMATCH"
+                ],
+                **(
+                    {}
+                    if self.docs is None
+                    else {
+                        "HTML_RECOVERY_USED": self.warnings["HTML_RECOVERY_USED"],
+                        "PDF_EMPTY_PAGE": self.warnings["PDF_EMPTY_PAGE"],
+                    }
+                ),
             },
             skipped_theme_rows=dict(self.skipped_theme_rows),
             repaired_rows={
@@ -1372,7 +1443,9 @@ class _Writer:
             ipc8u_revisions=self.ipc8u_revisions,
             ipc8u_several_versions=self.ipc8u_multi,
             ipc8u_without_valid_revision=self.ipc8u_no_valid,
+            document_groups=None if self.docs is None else self.docs.counts(),
         )
+        groups = DATA_GROUPS if self.docs is None else (*DATA_GROUPS, *DOCUMENT_GROUPS)
         return GeneratedPackage(
             path=root,
             release=root.name,
@@ -1380,8 +1453,8 @@ class _Writer:
             scale=plan.scale,
             seed=plan.seed,
             with_quirks=plan.with_quirks,
-            files={g: self.out.files[g] for g in DATA_GROUPS},
-            rows={g: self.out.rows[g] for g in DATA_GROUPS},
+            files={g: self.out.files[g] for g in groups},
+            rows={g: self.out.rows[g] for g in groups},
             expected=expected,
             examples=dict(sorted(self.examples.items())),
             bom_files=tuple(sorted(self.out.bom_files)),
@@ -1407,6 +1480,7 @@ def generate_package(
     release: str = "JPPM2026002",
     reference_date: date = date(2026, 3, 31),
     with_quirks: bool = True,
+    with_documents: bool = False,
 ) -> GeneratedPackage:
     """Write a synthetic PMGS package to ``parent_dir/<release>/`` and describe it.
 
@@ -1417,6 +1491,11 @@ def generate_package(
     warnings or need repair (unquoted commas, ja/en depth and theme sequence differences), so a
     build of it must report zero warnings. The reference date appears as ``_YYYYMMDD`` in every
     CSV name and bounds the IPC validity windows; it must be in 2012 or later.
+
+    ``with_documents=True`` also writes the XML, HTML and PDF groups (:data:`DOCUMENT_GROUPS`,
+    see :mod:`pmgs_build.testing.documents`); it is off by default so that packages (and every
+    CSV byte of them) stay what they were before those groups existed. Switching it on changes
+    no CSV byte either.
     """
     if not 0 < scale <= 2:
         raise ValueError(f"scale must be in (0, 2], got {scale}")
@@ -1428,21 +1507,28 @@ def generate_package(
     if root.exists() and any(root.iterdir()):
         raise FileExistsError(f"{root} exists and is not empty")
     root.mkdir(parents=True, exist_ok=True)
-    return _write_package(root, _Plan.make(scale, seed, with_quirks, reference_date))
+    plan = _Plan.make(scale, seed, with_quirks, reference_date, with_documents=with_documents)
+    return _write_package(root, plan)
 
 
-def write_compact_package(parent_dir: Path, *, seed: int = 0) -> GeneratedPackage:
+def write_compact_package(
+    parent_dir: Path, *, seed: int = 0, with_documents: bool = False
+) -> GeneratedPackage:
     """The smallest package that still has every group, forced example and quirk.
 
     Used once to produce the embedded sample (``pmgs_build.sample``): the same writer with
     lower minimum sizes (4 codes per IPC section, 4 themes, a 24-row "large" theme), so the
-    sample stays a few hundred kilobytes at most while showing everything.
+    sample stays a few hundred kilobytes at most while showing everything. With documents: one
+    small XML per subclass (3 ``infor`` each), 1 IPC_KAISEI and 1 + 1 ADD_CODE HTML files, and
+    only the two forced PDFs (``G06F.pdf``, ``G06F___3-048.pdf``).
     """
     root = Path(parent_dir) / "JPPM2026002"
     if root.exists() and any(root.iterdir()):
         raise FileExistsError(f"{root} exists and is not empty")
     root.mkdir(parents=True, exist_ok=True)
-    plan = _Plan.make(0.00001, seed, True, date(2026, 3, 31), compact=True)
+    plan = _Plan.make(
+        0.00001, seed, True, date(2026, 3, 31), compact=True, with_documents=with_documents
+    )
     return _write_package(root, plan)
 
 
@@ -1454,4 +1540,29 @@ def _write_package(root: Path, plan: _Plan) -> GeneratedPackage:
     writer.write_facets()
     writer.write_judge()
     writer.write_copyright()
+    writer.finish_documents()
     return writer.result(root)
+
+
+def _document_writer(out: Output, plan: _Plan) -> DocumentWriter:
+    """The document writer of a plan; it needs two facts about the trees up front.
+
+    The CP932 file is ``B60T.xml`` when section B has B60T (as in the real release), else the
+    first subclass of section B: finding out costs one extra walk of section B's tree, which
+    is cheap (no rows are written) and keeps the choice independent of writing order.
+    """
+    b_subclasses = [b.code.canonical for b in _iter_tree(plan, "B") if b.code.kind == "subclass"]
+    cp932 = "B60T" if "B60T" in b_subclasses else b_subclasses[0]
+    subclasses = sum(_subclasses_for(budget) for budget in plan.section_budget.values())
+    return DocumentWriter(
+        out,
+        plan.rng,
+        seed=plan.seed,
+        scale=plan.scale,
+        with_quirks=plan.with_quirks,
+        compact=plan.compact,
+        reference_date=plan.reference_date,
+        subclasses=subclasses,
+        themes=[theme.code for theme in plan.themes],
+        cp932_subclass=cp932,
+    )

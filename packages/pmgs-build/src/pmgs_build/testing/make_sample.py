@@ -20,7 +20,7 @@ SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample"
 
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        package = write_compact_package(Path(tmp), seed=2026)
+        package = write_compact_package(Path(tmp), seed=2026, with_documents=True)
         target = SAMPLE_DIR / package.release
         if target.exists():
             shutil.rmtree(target)

@@ -1,82 +1,129 @@
-"""``pmgs demo``: shows pmgs working without any JPO data.
+"""``pmgs demo``: pmgs end to end on the embedded synthetic sample, without any JPO data.
 
-Until the builder and the store exist, the demo shows the code-notation parser of pmgs-core on
-the notations users actually type; it grows into the full demo (build the embedded synthetic
-sample, look up, search, browse) as those land.
+The demo goes through the real ``setup_release`` transaction (the same one ``pmgs setup``
+uses) into ``--data-dir`` or a per-user directory under the system temporary directory, then
+shows a lookup, a 2-character search, a hierarchy and a document page, and prints the commands
+to try next. Running it again finds the release ``already_ready`` and rebuilds nothing.
 """
 
 from __future__ import annotations
 
-import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
 
 import click
 
-from pmgs_core import InvalidCodeError, parse_code
+from pmgs_cli.common import EXIT_OK, CliFailure, emit_json, handle_errors, language_option
 
-DEMO_INPUTS: tuple[tuple[str, str], ...] = (
-    ("fi", "G06F3/048"),
-    ("fi", "B60J   5/    00501B"),
-    ("fi", "Ｂ２１Ｂ３７／００，２１０"),
-    ("fi", "b21b1/00@a"),
-    ("ipc", "G06F0003048000"),
-    ("ipc", "G06F 3/048 (2006.01)"),
-    ("fterm", "4C083 AA01"),
-    ("fterm", "4c083aa"),
-    ("fi", "G06F3/"),
-)
-"""Notations shown by the demo: fixed width, full width, lower case, WIPO, spaced, and one bad."""
+__all__ = ["DEMO_TWO_CHARACTER_WORD", "default_demo_dir", "demo"]
+
+DEMO_TWO_CHARACTER_WORD = "電池"
+"""The 2-character word the demo searches (served by the bigram index, not a scan)."""
 
 
-def _rows() -> list[dict[str, object]]:
-    rows: list[dict[str, object]] = []
-    for scheme, text in DEMO_INPUTS:
-        try:
-            code = parse_code(scheme, text)
-        except InvalidCodeError as exc:
-            rows.append(
-                {"scheme": scheme, "input": text, "error": {"code": exc.code, "message": str(exc)}}
-            )
-            continue
-        rows.append(
-            {
-                "scheme": scheme,
-                "input": text,
-                "canonical": code.canonical,
-                "kind": code.kind,
-                "version": code.version,
-                "fixed_width": code.fixed_width(),
-            }
+def default_demo_dir() -> Path:
+    """``<tmp>/pmgs-demo-<uid>``: stable across runs so the printed next commands work."""
+    uid = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+    return Path(tempfile.gettempdir()) / f"pmgs-demo-{uid}"
+
+
+def _check_owned(directory: Path) -> None:
+    """Refuse a shared temporary directory that another user created first."""
+    if directory.exists() and hasattr(os, "getuid") and directory.stat().st_uid != os.getuid():
+        raise CliFailure(
+            "SOURCE_INVALID",
+            "the demo directory belongs to another user; pass --data-dir",
+            exit_code=5,
         )
-    return rows
+
+
+def _next_commands(root: Path, code: str, scheme: str, document_id: str | None) -> list[str]:
+    data = f'--data-dir "{root}"'
+    commands = [
+        f'pmgs lookup {scheme} "{code}" {data}',
+        f'pmgs lookup {scheme} "{code}" {data} --json',
+        f'pmgs search "{DEMO_TWO_CHARACTER_WORD}" {data}',
+        f'pmgs search "{DEMO_TWO_CHARACTER_WORD}" --content-type document {data} --json',
+        f'pmgs hierarchy children {scheme} "{code}" {data}',
+    ]
+    if document_id:
+        commands.append(f'pmgs document "{document_id}" {data}')
+    commands += [f"pmgs release {data}", f"pmgs doctor {data}"]
+    return commands
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def demo(as_json: bool) -> None:
-    """Show pmgs on built-in examples (no JPO data needed)."""
-    rows = _rows()
-    if as_json:
-        click.echo(json.dumps({"notation_examples": rows}, ensure_ascii=False, indent=2))
-        return
-    from rich.console import Console
-    from rich.table import Table
+@click.option(
+    "--data-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Where to install the sample (default: a per-user temporary directory).",
+)
+@language_option
+@click.option("--json", "as_json", is_flag=True, help="Print every record as one JSON object.")
+@click.option("--debug", is_flag=True)
+@handle_errors
+def demo(data_dir: Path | None, language: str, as_json: bool, debug: bool) -> None:
+    """Install the embedded synthetic sample and show lookup, search, hierarchy and a document."""
+    from pmgs_build import choose_samples, sample_package_path, setup_release
+    from pmgs_core import PMGSStore
 
-    table = Table(title="pmgs: classification code notations (pmgs-core)")
-    for column in ("scheme", "input", "canonical", "kind", "version", "fixed width"):
-        table.add_column(column)
-    for row in rows:
-        error = row.get("error")
-        if isinstance(error, dict):
-            table.add_row(
-                str(row["scheme"]), repr(row["input"]), f"[red]{error['code']}[/red]", "", "", ""
-            )
-            continue
-        table.add_row(
-            str(row["scheme"]),
-            repr(row["input"]),
-            f"[bold]{row['canonical']}[/bold]",
-            str(row["kind"]),
-            str(row["version"] or ""),
-            repr(row["fixed_width"]),
+    from pmgs_cli.progress import progress_ui
+
+    root = data_dir if data_dir is not None else default_demo_dir()
+    _check_owned(root)
+    with progress_ui() as ui:
+        report = setup_release(sample_package_path(), root, progress=ui.event, on_stage=ui.stage)
+    with PMGSStore.open(data_dir=root) as store:
+        samples = choose_samples(store)
+        record = store.lookup(samples.scheme, samples.code, language=language)
+        word = DEMO_TWO_CHARACTER_WORD
+        search_page = store.search_pmgs(word, language=language, limit=5)
+        classification_hits = search_page["results_by_type"].get("classification")
+        if classification_hits is not None and classification_hits["count"] == 0:
+            word = samples.term2
+            search_page = store.search_pmgs(word, language=language, limit=5)
+        parents = store.hierarchy(
+            "parents", record["scheme"], record["code"], edition=record["edition"], language=language
         )
-    Console().print(table)
+        document_page: Any = None
+        if samples.document_id is not None:
+            document_page = store.get_document(samples.document_id, segment_limit=3)
+    next_commands = _next_commands(root, record["code"], record["scheme"], samples.document_id)
+    if as_json:
+        emit_json(
+            {
+                "record_type": "demo",
+                "data_dir": str(root),
+                "setup": report.to_dict(),
+                "lookup": record,
+                "search": search_page,
+                "hierarchy": parents,
+                "document": document_page,
+                "next_commands": next_commands,
+            }
+        )
+        sys.exit(EXIT_OK)
+    from rich.rule import Rule
+
+    from pmgs_cli import render
+
+    console = render.stdout
+    console.print(Rule(f"pmgs demo — setup {report.status} ({report.release}, synthetic data)"))
+    console.print(f"data directory: {root}")
+    console.print(Rule(f"1. lookup {record['scheme']} {record['code']}"))
+    render.lookup(record, parents=parents)
+    console.print(Rule(f"2. search {word!r} (2 characters: bigram index)"))
+    render.search(search_page)
+    console.print(Rule(f"3. hierarchy: parents of {record['code']}"))
+    render.hierarchy(parents)
+    if document_page is not None:
+        console.print(Rule(f"4. document {document_page['document_id']}"))
+        render.document(document_page)
+    console.print(Rule("next"))
+    for command in next_commands:
+        click.echo(f"  {command}")
+    sys.exit(EXIT_OK)

@@ -1,0 +1,206 @@
+"""``pmgs setup | build | validate``: making and checking reference databases.
+
+The work is done by pmgs-build (``setup_release``, ``build_database``,
+``validate_database``); this module parses options, draws progress on stderr, and prints the
+report. pmgs-build is imported inside the commands so that query commands never load it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pmgs_cli.common import (
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    CliFailure,
+    emit_json,
+    handle_errors,
+)
+
+__all__ = ["build", "register_agents", "setup", "validate"]
+
+
+def register_agents(client: str) -> dict[str, Any]:
+    """Delegate agent registration to pmgs-agentkit's published ``install-agent-skill``.
+
+    pmgs-cli never imports pmgs-agentkit: it runs the entry point through ``python -m
+    pmgs_cli`` in a child process, exactly as a user would (``pmgs install-agent-skill
+    --client …``, the contract's form), and reports its exit code.
+    """
+    from importlib.metadata import entry_points
+
+    from pmgs_core import COMMAND_ENTRY_POINT_GROUP
+
+    names = {ep.name for ep in entry_points(group=COMMAND_ENTRY_POINT_GROUP)}
+    if "install-agent-skill" not in names:
+        return {
+            "status": "unavailable",
+            "message": "pmgs-agentkit is not installed; install it to register Codex / "
+            "Claude Code, or use --client none",
+        }
+    command = [
+        sys.executable,
+        "-m",
+        "pmgs_cli",
+        "install-agent-skill",
+        "--client",
+        client,
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=120)  # noqa: S603
+    return {
+        "status": "registered" if result.returncode == 0 else "failed",
+        "exit_code": result.returncode,
+    }
+
+
+def _print_setup(report: dict[str, Any], data_dir: Path) -> None:
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
+
+    grid = Table.grid(padding=(0, 2))
+    grid.add_row("status", f"[bold green]{report['status']}[/bold green]")
+    grid.add_row("data dir", str(data_dir))
+    for key in ("release", "reference_date", "source_kind", "source_files", "database"):
+        grid.add_row(key, str(report.get(key)))
+    grid.add_row("source bytes", f"{report['source_bytes']:,}")
+    grid.add_row(
+        "free / required",
+        f"{report['free_bytes']:,} / {report['required_free_bytes']:,} bytes "
+        "(3 × source + 1 GiB)",
+    )
+    if report.get("database_bytes"):
+        grid.add_row("database bytes", f"{report['database_bytes']:,}")
+    if report.get("previous"):
+        grid.add_row("previous", str(report["previous"].get("database")))
+    if report.get("run_report"):
+        grid.add_row("run report", str(report["run_report"]))
+    registration = report.get("registration")
+    if registration:
+        grid.add_row("registration", str(registration.get("status")))
+        if registration.get("message"):
+            grid.add_row("", str(registration["message"]))
+    Console().print(Panel(grid, title="pmgs setup", title_align="left"))
+
+
+@click.command()
+@click.argument("source", type=click.Path(path_type=Path, exists=False))
+@click.option("--data-dir", type=click.Path(path_type=Path, file_okay=False), default=None)
+@click.option("--release", default=None, help="Override the release id (JPPM…).")
+@click.option("--dry-run", is_flag=True, help="Write nothing; report what would be done.")
+@click.option(
+    "--client",
+    type=click.Choice(["codex", "claude", "both", "none"]),
+    default="none",
+    show_default=True,
+    help="AI clients to register with (needs pmgs-agentkit).",
+)
+@click.option("--register/--no-register", default=True, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the setup report as JSON.")
+@click.option("--debug", is_flag=True)
+@handle_errors
+def setup(  # noqa: PLR0913
+    source: Path,
+    data_dir: Path | None,
+    release: str | None,
+    dry_run: bool,
+    client: str,
+    register: bool,
+    as_json: bool,
+    debug: bool,
+) -> None:
+    """Build, validate and activate a PMGS package (directory or ZIP) as the current release.
+
+    Any failure leaves state/current.json and every existing database unchanged. The same
+    source again reports already_ready and rewrites nothing.
+    """
+    from pmgs_build import setup_release
+    from pmgs_core import default_data_dir
+
+    from pmgs_cli.progress import progress_ui
+
+    root = data_dir if data_dir is not None else default_data_dir()
+    with progress_ui() as ui:
+        report = setup_release(
+            source, root, release=release, dry_run=dry_run, progress=ui.event, on_stage=ui.stage
+        )
+    data = report.to_dict()
+    if not dry_run and register and client != "none":
+        data["registration"] = register_agents(client)
+    elif not dry_run:
+        data["registration"] = {"status": "skipped"}
+    if as_json:
+        emit_json(data)
+    else:
+        _print_setup(data, root)
+    sys.exit(EXIT_OK)
+
+
+@click.command()
+@click.argument("source", type=click.Path(path_type=Path))
+@click.argument("output", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--release", default=None, help="Override the release id (JPPM…).")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--debug", is_flag=True)
+@handle_errors
+def build(source: Path, output: Path, release: str | None, as_json: bool, debug: bool) -> None:
+    """Build a database file from a package directory (no validation, no activation).
+
+    Use `pmgs setup` to install a release; `build` is for inspecting and benchmarking.
+    """
+    from pmgs_build import BuildError, build_database
+
+    from pmgs_cli.progress import progress_ui
+
+    try:
+        with progress_ui() as ui:
+            report = build_database(source, output, release=release, progress=ui.event)
+    except BuildError as exc:
+        issues = [
+            {"severity": i.severity, "code": i.code, "message": i.message} for i in exc.issues
+        ]
+        raise CliFailure(
+            "BUILD_FAILED",
+            f"the package could not be built ({exc.code})",
+            details={"issues": issues[:50], "issue_count": len(issues)},
+        ) from None
+    data = report.to_dict()
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(
+        f"built {data['release']} ({data['database_bytes']:,} bytes, "
+        f"{data['warning_count']} warnings) in {data['seconds']} s"
+    )
+
+
+@click.command()
+@click.argument("database", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--debug", is_flag=True)
+@handle_errors
+def validate(database: Path, as_json: bool, debug: bool) -> None:
+    """Check a database: integrity, foreign keys, FTS indexes, schema, release row.
+
+    The file is checked on a temporary copy (FTS checks need a writable file; a database is
+    never opened for writing). Exit 0 when every check passes, 1 otherwise.
+    """
+    from pmgs_build import validate_database
+
+    if not database.is_file():
+        raise CliFailure("DATABASE_NOT_FOUND", "the database file given does not exist")
+    report = validate_database(database)
+    data = report.to_dict()
+    if as_json:
+        emit_json(data)
+    else:
+        for check in data["checks"]:
+            mark = "ok  " if check["ok"] else "FAIL"
+            click.echo(f"{mark} {check['name']} {check['detail']}".rstrip())
+        click.echo("valid" if report.ok else "INVALID")
+    sys.exit(EXIT_OK if report.ok else EXIT_NEGATIVE)

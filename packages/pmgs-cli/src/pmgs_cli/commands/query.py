@@ -1,0 +1,271 @@
+"""``pmgs lookup | search | document | hierarchy | release``: the read-only query commands.
+
+``--json`` prints the pmgs-core record unchanged (the same shape as the Python API and MCP);
+without it, :mod:`pmgs_cli.render` draws Rich panels. Rich is imported only on that path so
+that ``pmgs lookup … --json`` stays a fast cold start.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pmgs_cli.common import (
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    Options,
+    emit_json,
+    language_option,
+    query_options,
+)
+
+__all__ = ["NEGATIVE_MATCH_STATUSES", "document", "hierarchy", "lookup", "release", "search"]
+
+NEGATIVE_MATCH_STATUSES = frozenset({"not_found", "version_not_found", "not_valid_at_release"})
+"""Match statuses that are answers (the record is printed) but exit with code 1."""
+
+
+def _finish(record: Any, as_json: bool, draw: str, **extra: Any) -> int:
+    if as_json:
+        emit_json(record)
+    else:
+        from pmgs_cli import render
+
+        getattr(render, draw)(record, **extra)
+    status = record.get("match_status") if isinstance(record, dict) else None
+    return EXIT_NEGATIVE if status in NEGATIVE_MATCH_STATUSES else EXIT_OK
+
+
+@click.command()
+@click.argument("scheme")
+@click.argument("code")
+@click.option("--edition", default=None, help="IPC edition (8U, 8B, 7, 7E, 6, 5, 4).")
+@click.option("--ipc-version", "version", default=None, help="IPC version, e.g. 2006.01.")
+@click.option("--release", default="current", show_default=True, help="Release id.")
+@click.option("--relation-limit", type=int, default=50, show_default=True)
+@click.option("--relation-offset", type=int, default=0, show_default=True)
+@language_option
+@query_options
+def lookup(  # noqa: PLR0913 - one option each, as the contract lists them
+    scheme: str,
+    code: str,
+    edition: str | None,
+    version: str | None,
+    release: str,
+    relation_limit: int,
+    relation_offset: int,
+    language: str,
+    db: Path | None,
+    data_dir: Path | None,
+    as_json: bool,
+    debug: bool,
+) -> None:
+    """Look up one FI, F-term or IPC code (SCHEME: fi, fterm, ipc).
+
+    Exit 1 with the record when the code is not_found, version_not_found or
+    not_valid_at_release.
+    """
+    with Options(db, data_dir).open_store() as store:
+        record = store.lookup(
+            scheme,
+            code,
+            release,
+            edition,
+            language,
+            version=version,
+            relation_limit=relation_limit,
+            relation_offset=relation_offset,
+        )
+        parents = None
+        if not as_json and record["match_status"] not in NEGATIVE_MATCH_STATUSES:
+            parents = store.hierarchy(
+                "parents", record["scheme"], record["code"], release, record["edition"], language
+            )
+        sys.exit(_finish(record, as_json, "lookup", parents=parents))
+
+
+@click.command()
+@click.argument("query")
+@click.option("--scheme", "schemes", multiple=True, help="fi, fterm or ipc (repeatable).")
+@click.option(
+    "--content-type",
+    "content_types",
+    multiple=True,
+    help="classification or document (repeatable; default both).",
+)
+@click.option("--document-kind", "document_kinds", multiple=True, help="Document kinds.")
+@click.option("--release", default="current", show_default=True)
+@click.option("--limit", type=int, default=20, show_default=True, help="Hits per type (≤200).")
+@click.option("--classification-offset", type=int, default=0, show_default=True)
+@click.option("--document-offset", type=int, default=0, show_default=True)
+@language_option
+@query_options
+def search(  # noqa: PLR0913
+    query: str,
+    schemes: tuple[str, ...],
+    content_types: tuple[str, ...],
+    document_kinds: tuple[str, ...],
+    release: str,
+    limit: int,
+    classification_offset: int,
+    document_offset: int,
+    language: str,
+    db: Path | None,
+    data_dir: Path | None,
+    as_json: bool,
+    debug: bool,
+) -> None:
+    """Literal text search over classifications and documents (not semantic)."""
+    with Options(db, data_dir).open_store() as store:
+        page = store.search_pmgs(
+            query,
+            list(schemes) or None,
+            list(content_types) or None,
+            release,
+            language,
+            limit,
+            classification_offset=classification_offset,
+            document_offset=document_offset,
+            document_kinds=list(document_kinds) or None,
+        )
+    sys.exit(_finish(page, as_json, "search"))
+
+
+@click.command()
+@click.argument("document_id")
+@click.option("--page", type=int, default=None, help="1-based PDF page.")
+@click.option("--section", type=int, default=None, help="1-based segment number.")
+@click.option("--locator", default=None, help="Exact source locator or heading.")
+@click.option("--segment-limit", type=int, default=200, show_default=True)
+@click.option("--segment-offset", type=int, default=0, show_default=True)
+@click.option("--related-classification-limit", type=int, default=200, show_default=True)
+@click.option("--related-classification-offset", type=int, default=0, show_default=True)
+@query_options
+def document(  # noqa: PLR0913
+    document_id: str,
+    page: int | None,
+    section: int | None,
+    locator: str | None,
+    segment_limit: int,
+    segment_offset: int,
+    related_classification_limit: int,
+    related_classification_offset: int,
+    db: Path | None,
+    data_dir: Path | None,
+    as_json: bool,
+    debug: bool,
+) -> None:
+    """Read a document (handbook, explanation, definition) by id, in bounded segments."""
+    with Options(db, data_dir).open_store() as store:
+        record = store.get_document(
+            document_id,
+            page,
+            section,
+            locator=locator,
+            segment_limit=segment_limit,
+            segment_offset=segment_offset,
+            related_classification_limit=related_classification_limit,
+            related_classification_offset=related_classification_offset,
+        )
+    sys.exit(_finish(record, as_json, "document"))
+
+
+@click.command()
+@click.argument("direction", type=click.Choice(["parents", "children", "descendants"]))
+@click.argument("scheme")
+@click.argument("code")
+@click.option("--edition", default=None, help="IPC edition.")
+@click.option("--release", default="current", show_default=True)
+@click.option("--limit", type=int, default=50, show_default=True)
+@click.option("--offset", type=int, default=0, show_default=True)
+@language_option
+@query_options
+def hierarchy(  # noqa: PLR0913
+    direction: str,
+    scheme: str,
+    code: str,
+    edition: str | None,
+    release: str,
+    limit: int,
+    offset: int,
+    language: str,
+    db: Path | None,
+    data_dir: Path | None,
+    as_json: bool,
+    debug: bool,
+) -> None:
+    """List the parents, children or descendants of a code (summaries, paged)."""
+    with Options(db, data_dir).open_store() as store:
+        record = store.hierarchy(
+            direction, scheme, code, release, edition, language, limit=limit, offset=offset
+        )
+    sys.exit(_finish(record, as_json, "hierarchy"))
+
+
+def installed_releases(root: Path, current: Any) -> list[dict[str, Any]]:
+    """Every database under ``data/releases`` (relative paths only), newest release first."""
+    base = root / "data" / "releases"
+    found: list[dict[str, Any]] = []
+    if not base.is_dir():
+        return found
+    for path in sorted(base.glob("*/*/*.sqlite")):
+        relative = path.relative_to(root).as_posix()
+        found.append(
+            {
+                "release": path.parent.parent.name,
+                "source_sha256": path.parent.name,
+                "database_sha256": path.stem,
+                "database": relative,
+                "bytes": path.stat().st_size,
+                "current": current is not None and current.database == relative,
+            }
+        )
+    found.sort(key=lambda item: (item["release"], item["database"]), reverse=True)
+    return found
+
+
+@click.command()
+@query_options
+def release(db: Path | None, data_dir: Path | None, as_json: bool, debug: bool) -> None:
+    """Show the current release and the releases installed in the data directory.
+
+    ``current`` is the pmgs-core ``release_info`` record; ``installed`` lists the
+    content-addressed databases kept under ``data/releases`` (paths relative to the data dir).
+    """
+    from pmgs_core import PMGSQueryError, default_data_dir, read_current_pointer
+
+    root = None if db is not None else (data_dir or default_data_dir())
+    current_info: Any = None
+    error: Any = None
+    try:
+        with Options(db, data_dir).open_store() as store:
+            current_info = store.release_info()
+    except PMGSQueryError as exc:
+        if db is not None or data_dir is not None:
+            raise
+        error = exc.to_dict()
+    pointer = None
+    installed: list[dict[str, Any]] = []
+    if root is not None and root.is_dir():
+        try:
+            pointer = read_current_pointer(root)
+        except PMGSQueryError:
+            pointer = None
+        installed = installed_releases(root, pointer)
+    record = {
+        "record_type": "release_list",
+        "current": current_info,
+        "pointer": pointer.to_json() if pointer is not None else None,
+        "installed": installed,
+        "error": error,
+    }
+    if as_json:
+        emit_json(record)
+    else:
+        from pmgs_cli import render
+
+        render.release(record)
+    sys.exit(EXIT_OK if current_info is not None else 3)

@@ -1,0 +1,251 @@
+"""What every ``pmgs`` subcommand shares: options, JSON output, error reporting, exit codes.
+
+Kept free of Rich and pmgs-build imports: ``pmgs lookup --json`` must start cold in ≤ 0.3 s, so
+this module costs no more than click and the standard library.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Final, NoReturn, TypeVar
+
+import click
+
+__all__ = [
+    "EXIT_DATABASE",
+    "EXIT_INTERNAL",
+    "EXIT_NEGATIVE",
+    "EXIT_NOT_FOUND",
+    "EXIT_OK",
+    "EXIT_SETUP",
+    "EXIT_USAGE",
+    "CliFailure",
+    "Options",
+    "emit_json",
+    "exit_code_for",
+    "handle_errors",
+    "hint_for",
+    "query_options",
+]
+
+EXIT_OK: Final = 0
+"""Success."""
+EXIT_NEGATIVE: Final = 1
+"""A well-formed negative answer (``lookup`` not_found / version_not_found /
+not_valid_at_release, a failed ``doctor`` or ``validate``); the record is still printed."""
+EXIT_USAGE: Final = 2
+"""Bad input: click usage errors and every ``INVALID_*`` code of the store."""
+EXIT_DATABASE: Final = 3
+"""No usable database: missing, bad pointer, pointer mismatch, schema, corrupt file."""
+EXIT_NOT_FOUND: Final = 4
+"""The database is fine but cannot answer: unknown release/document/selector, multiple
+active revisions, response too large."""
+EXIT_SETUP: Final = 5
+"""``setup``/``build`` failed; the pointer and existing databases are unchanged."""
+EXIT_INTERNAL: Final = 70
+"""An unexpected internal error (a bug); rerun with ``--debug`` for the traceback."""
+
+_DATABASE_CODES: Final = frozenset(
+    {
+        "DATABASE_NOT_FOUND",
+        "INVALID_POINTER",
+        "POINTER_MISMATCH",
+        "UNSUPPORTED_SCHEMA_VERSION",
+        "DATABASE_INVALID",
+        "DATABASE_ERROR",
+        "STORE_CLOSED",
+    }
+)
+_NOT_FOUND_CODES: Final = frozenset(
+    {
+        "RELEASE_NOT_FOUND",
+        "DOCUMENT_NOT_FOUND",
+        "DOCUMENT_SELECTOR_NOT_FOUND",
+        "MULTIPLE_ACTIVE_REVISIONS",
+        "RESPONSE_TOO_LARGE",
+    }
+)
+
+_HINTS: Final[Mapping[str, str]] = {
+    "INVALID_SCHEME": "Use one of: fi, fterm, ipc.",
+    "INVALID_CODE": "Check the code; notations such as 'G06F3/048', 'G06F 3/048' and "
+    "full-width forms are accepted.",
+    "INVALID_EDITION": "Only IPC has editions (8U, 8B, 7, 7E, 6, 5, 4).",
+    "INVALID_VERSION": "Only IPC has versions (--ipc-version 2006.01).",
+    "INVALID_LIMIT": "Limits are integers from 1 to 200.",
+    "INVALID_OFFSET": "Offsets are integers of 0 or more; use next_offset from the last page.",
+    "INVALID_QUERY": "Give a non-empty search text.",
+    "INVALID_DOCUMENT_SELECTOR": "Give at most one of --page, --section, --locator.",
+    "DATABASE_NOT_FOUND": "Run `pmgs setup SOURCE` (or `pmgs demo`), or pass --db / --data-dir.",
+    "INVALID_POINTER": "state/current.json is damaged; run `pmgs setup SOURCE` again.",
+    "POINTER_MISMATCH": "The database does not match state/current.json; run `pmgs doctor` "
+    "and `pmgs setup SOURCE` again.",
+    "UNSUPPORTED_SCHEMA_VERSION": "Rebuild the database with this version of pmgs.",
+    "DATABASE_INVALID": "The file is not a pmgs database; check --db or rerun setup.",
+    "DATABASE_ERROR": "Run `pmgs doctor`; rerun `pmgs setup SOURCE` if it fails.",
+    "RELEASE_NOT_FOUND": "Use --release current or the release id of `pmgs release`.",
+    "DOCUMENT_NOT_FOUND": "Find document ids with `pmgs search TEXT --content-type document`.",
+    "DOCUMENT_SELECTOR_NOT_FOUND": "The page/section/locator does not exist in this document.",
+    "MULTIPLE_ACTIVE_REVISIONS": "Pass --ipc-version to choose one revision.",
+    "RESPONSE_TOO_LARGE": "Use a smaller limit.",
+    "SETUP_LOCKED": "Another setup is running on this data directory; wait for it.",
+    "SOURCE_NOT_FOUND": "Give the path of the PMGS release directory or its ZIP.",
+    "SOURCE_INVALID": "Give the unmodified JPO PMGS package (directory JPPMnnnnnnn or ZIP).",
+    "INSUFFICIENT_SPACE": "Free disk space (setup needs 3 × source size + 1 GiB) or use "
+    "another --data-dir.",
+    "BUILD_FAILED": "Run `pmgs build SOURCE OUT.sqlite --json` to see every build issue.",
+    "SOURCE_CHANGED": "Do not modify the package while setup runs; run setup again.",
+    "VALIDATION_FAILED": "The built database failed its checks; report this as a bug.",
+    "SELF_CHECK_FAILED": "The built database did not answer; report this as a bug.",
+    "PROMOTE_FAILED": "Check permissions of the data directory.",
+    "POINTER_FAILED": "Check permissions of the data directory's state/ folder.",
+    "INTERNAL_ERROR": "This is a bug; rerun with --debug and report the traceback.",
+}
+
+
+def exit_code_for(code: str) -> int:
+    """The documented exit code of an error code (docs/cli.md)."""
+    if code in _DATABASE_CODES:  # before INVALID_*: INVALID_POINTER is a database problem
+        return EXIT_DATABASE
+    if code.startswith("INVALID_"):
+        return EXIT_USAGE
+    if code in _NOT_FOUND_CODES:
+        return EXIT_NOT_FOUND
+    if code == "INTERNAL_ERROR":
+        return EXIT_INTERNAL
+    return EXIT_SETUP
+
+
+def hint_for(code: str) -> str:
+    """A one-line next step for an error code."""
+    return _HINTS.get(code, "See `pmgs COMMAND --help` and docs/cli.md.")
+
+
+class CliFailure(Exception):
+    """An error the CLI reports with a stable code (raised by command bodies)."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        details: Mapping[str, Any] | None = None,
+        exit_code: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = dict(details or {})
+        self.exit_code = exit_code if exit_code is not None else exit_code_for(code)
+
+
+def emit_json(data: object) -> None:
+    """Print one JSON document on stdout (UTF-8, not ASCII-escaped: Japanese stays readable)."""
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _report_failure(failure: CliFailure, as_json: bool) -> NoReturn:
+    error: dict[str, Any] = {"code": failure.code, "message": failure.message}
+    if failure.details:
+        error["details"] = failure.details
+    hint = hint_for(failure.code)
+    if as_json:
+        emit_json({"record_type": "error", "error": error, "hint": hint})
+    click.echo(f"error {failure.code}: {failure.message}", err=True)
+    click.echo(f"hint: {hint}", err=True)
+    sys.exit(failure.exit_code)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def handle_errors(func: F) -> F:
+    """Turn the store's, setup's and unexpected errors into a code, a hint and an exit code.
+
+    No traceback unless ``--debug``: error messages of pmgs are written to be safe to show
+    (no paths, no SQL), raw exception text is not.
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        as_json = bool(kwargs.get("as_json", False))
+        debug = bool(kwargs.get("debug", False))
+        try:
+            return func(*args, **kwargs)
+        except CliFailure as failure:
+            if debug:
+                raise
+            _report_failure(failure, as_json)
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except Exception as exc:
+            if debug:
+                raise
+            code = getattr(exc, "code", None)
+            message = getattr(exc, "message", None)
+            if isinstance(code, str) and code.isupper() and isinstance(message, str):
+                details = getattr(exc, "details", None)
+                _report_failure(
+                    CliFailure(code, message, details=details if isinstance(details, dict) else None),
+                    as_json,
+                )
+            _report_failure(
+                CliFailure("INTERNAL_ERROR", f"unexpected {type(exc).__name__}"), as_json
+            )
+
+    return wrapper  # type: ignore[return-value]
+
+
+class Options:
+    """Where the database comes from; shared by every query command."""
+
+    def __init__(self, db: Path | None, data_dir: Path | None) -> None:
+        self.db = db
+        self.data_dir = data_dir
+
+    def open_store(self) -> Any:
+        """Open the store in the contract's order (``--db``, ``--data-dir``, env, default)."""
+        from pmgs_core import PMGSStore
+
+        return PMGSStore.open(self.db, data_dir=self.data_dir)
+
+
+def query_options(func: F) -> F:
+    """``--db``, ``--data-dir``, ``--json``, ``--debug`` (and errors handled)."""
+    func = handle_errors(func)
+    func = click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")(
+        func
+    )
+    func = click.option(
+        "--json", "as_json", is_flag=True, help="Print the pmgs-core record as JSON on stdout."
+    )(func)
+    func = click.option(
+        "--data-dir",
+        type=click.Path(path_type=Path, file_okay=False),
+        default=None,
+        help="Managed data directory (uses its state/current.json).",
+    )(func)
+    return click.option(
+        "--db",
+        type=click.Path(path_type=Path, dir_okay=False),
+        default=None,
+        help="An explicit database file (first in the search order).",
+    )(func)
+
+
+def language_option(func: F) -> F:
+    """``--language ja|en`` (default ja)."""
+    return click.option(
+        "--language",
+        type=click.Choice(["ja", "en"]),
+        default="ja",
+        show_default=True,
+        help="Language of the texts to show.",
+    )(func)
