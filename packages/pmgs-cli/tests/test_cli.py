@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
-
 import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -37,7 +36,7 @@ def test_help_lists_every_builtin(pmgs: Runner) -> None:
 def test_every_subcommand_has_help(pmgs: Runner, name: str) -> None:
     result = pmgs(name, "--help")
     assert result.returncode == 0, result.stderr
-    assert "--json" in result.stdout or name == "demo" and "--json" in result.stdout
+    assert "--json" in result.stdout or (name == "demo" and "--json" in result.stdout)
 
 
 def test_unknown_subcommand_is_a_usage_error(pmgs: Runner) -> None:

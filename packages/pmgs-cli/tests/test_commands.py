@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
-from typing import Any
-
 import subprocess
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,7 +35,8 @@ def test_lookup_json_is_the_core_record(
     assert record["record_type"] == "classification"
     assert record["code"] == code
     assert record["match_status"] == "exact"
-    assert record["texts"] and record["texts"][0]["source"]["file"]
+    assert record["texts"]
+    assert record["texts"][0]["source"]["file"]
     _valid(record, "classification")
     assert result.stderr == ""
 
@@ -156,8 +156,15 @@ def test_search_json_and_rich(pmgs: Runner, data_dir: Path) -> None:
     assert page["search_mode"] == "sqlite_fts5_bigram_lexical"
     _valid(page, "combined_search_page")
     only = pmgs(
-        "search", "電池", "--content-type", "document", "--document-offset", "1",
-        "--data-dir", data_dir, "--json",
+        "search",
+        "電池",
+        "--content-type",
+        "document",
+        "--document-offset",
+        "1",
+        "--data-dir",
+        data_dir,
+        "--json",
     )
     assert only.returncode == 0
     assert list(_json(only)["results_by_type"]) == ["document"]
@@ -180,8 +187,11 @@ def test_document_and_hierarchy(pmgs: Runner, data_dir: Path) -> None:
     assert page["selector"]["section"] == 1
     _valid(page, "document_page")
     human = pmgs("document", document_id, "--data-dir", data_dir)
-    assert human.returncode == 0 and document_id in human.stdout
-    bad = pmgs("document", document_id, "--page", "1", "--section", "1", "--data-dir", data_dir, "--json")
+    assert human.returncode == 0
+    assert document_id in human.stdout
+    bad = pmgs(
+        "document", document_id, "--page", "1", "--section", "1", "--data-dir", data_dir, "--json"
+    )
     assert bad.returncode == 2
     assert _json(bad)["error"]["code"] == "INVALID_DOCUMENT_SELECTOR"
     missing = pmgs("document", document_id, "--section", "999", "--data-dir", data_dir, "--json")
@@ -207,7 +217,8 @@ def test_release_lists_current_and_installed(pmgs: Runner, data_dir: Path) -> No
     record = _json(result)
     assert record["current"]["record_type"] == "release_info"
     _valid(record["current"], "release_info")
-    assert record["installed"] and record["installed"][0]["current"] is True
+    assert record["installed"]
+    assert record["installed"][0]["current"] is True
     assert not any(str(data_dir) in json.dumps(item) for item in record["installed"])
     human = pmgs("release", "--data-dir", data_dir)
     assert human.returncode == 0
@@ -241,7 +252,8 @@ def test_build(pmgs: Runner, sample_dir: Path, tmp_path: Path) -> None:
     assert again.returncode == 5
     assert _json(again)["error"]["code"] == "BUILD_FAILED"
     human = pmgs("build", sample_dir, tmp_path / "b.sqlite")
-    assert human.returncode == 0 and "built JPPM2026002" in human.stdout
+    assert human.returncode == 0
+    assert "built JPPM2026002" in human.stdout
 
 
 def test_setup_again_is_already_ready_and_dry_run_writes_nothing(
@@ -261,7 +273,8 @@ def test_setup_again_is_already_ready_and_dry_run_writes_nothing(
     assert report["required_free_bytes"] == 3 * report["source_bytes"] + (1 << 30)
     assert not fresh.exists()
     human = pmgs("setup", sample_dir, "--data-dir", data_dir)
-    assert human.returncode == 0 and "already_ready" in human.stdout
+    assert human.returncode == 0
+    assert "already_ready" in human.stdout
 
 
 def test_setup_errors(pmgs: Runner, tmp_path: Path) -> None:

@@ -499,7 +499,7 @@ def _reusable(root: Path, inventory: Inventory) -> tuple[Path, str] | None:
     return None
 
 
-def setup_release(  # noqa: PLR0913, PLR0915 - one transaction, read top to bottom
+def setup_release(
     source: str | os.PathLike[str],
     data_dir: str | os.PathLike[str],
     *,
@@ -532,7 +532,15 @@ def setup_release(  # noqa: PLR0913, PLR0915 - one transaction, read top to bott
         staging = root / _STAGING_DIR / secrets.token_hex(8)
         staging.mkdir(parents=True)
         try:
-            return _transaction(run, root, source_path, zipped, release, staging, progress)
+            return _transaction(
+                run=run,
+                root=root,
+                source_path=source_path,
+                zipped=zipped,
+                release=release,
+                staging=staging,
+                progress=progress,
+            )
         except SetupError as exc:
             run.stage_seconds[run.stage] = run.stage_seconds.get(run.stage, 0.0)
             with suppress(OSError):
@@ -575,7 +583,7 @@ def _dry_run(root: Path, source_path: Path, zipped: bool, release: str | None) -
     )
 
 
-def _transaction(  # noqa: PLR0913, PLR0915
+def _transaction(
     run: _Run,
     root: Path,
     source_path: Path,
@@ -588,7 +596,7 @@ def _transaction(  # noqa: PLR0913, PLR0915
     zip_sha: str | None = None
     package = source_path
     if zipped:
-        files, total = _zip_members(source_path)
+        _files, total = _zip_members(source_path)
         free = shutil.disk_usage(root).free
         needed = required_free_bytes(total, zipped=True)
         if free < needed:
@@ -602,7 +610,7 @@ def _transaction(  # noqa: PLR0913, PLR0915
         extracted = staging / "source"
         extracted.mkdir()
         with zipfile.ZipFile(source_path) as zf:
-            zf.extractall(extracted)  # noqa: S202 - every member name was checked above
+            zf.extractall(extracted)
         package = _package_root(extracted)
     inventory = _inventory(package, release, "inventory")
     try:

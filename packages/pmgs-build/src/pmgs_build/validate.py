@@ -88,7 +88,7 @@ def _run_checks(conn: sqlite3.Connection) -> list[ValidationCheck]:
     try:
         for table in FTS_TABLES:
             try:
-                conn.execute(f"INSERT INTO {table}({table}) VALUES('integrity-check')")  # noqa: S608
+                conn.execute(f"INSERT INTO {table}({table}) VALUES('integrity-check')")
             except sqlite3.Error as exc:
                 # The SQLite message names the table only; keep the category, not the text.
                 reason = "index does not match its content"

@@ -193,7 +193,9 @@ def handle_errors(func: F) -> F:
             if isinstance(code, str) and code.isupper() and isinstance(message, str):
                 details = getattr(exc, "details", None)
                 _report_failure(
-                    CliFailure(code, message, details=details if isinstance(details, dict) else None),
+                    CliFailure(
+                        code, message, details=details if isinstance(details, dict) else None
+                    ),
                     as_json,
                 )
             _report_failure(
@@ -220,9 +222,7 @@ class Options:
 def query_options(func: F) -> F:
     """``--db``, ``--data-dir``, ``--json``, ``--debug`` (and errors handled)."""
     func = handle_errors(func)
-    func = click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")(
-        func
-    )
+    func = click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")(func)
     func = click.option(
         "--json", "as_json", is_flag=True, help="Print the pmgs-core record as JSON on stdout."
     )(func)

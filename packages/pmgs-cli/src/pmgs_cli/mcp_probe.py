@@ -56,7 +56,9 @@ class McpSession:
                 stderr=subprocess.DEVNULL,
             )
         except OSError:
-            raise McpProbeError("MCP_START_FAILED", "start", "the MCP server could not start") from None
+            raise McpProbeError(
+                "MCP_START_FAILED", "start", "the MCP server could not start"
+            ) from None
         assert self.process.stdout is not None
         self._thread = threading.Thread(
             target=_reader, args=(self.process.stdout, self._lines), daemon=True

@@ -63,7 +63,9 @@ def lookup(record: Any, parents: Any = None) -> None:
         texts.add_column("source", style="dim")
         for item in record["texts"]:
             texts.add_row(
-                f"{item['text_type']}/{item['language']}", Text(item["body"]), _source(item["source"])
+                f"{item['text_type']}/{item['language']}",
+                Text(item["body"]),
+                _source(item["source"]),
             )
         parts.append(texts)
     if parents and parents.get("items"):
@@ -197,9 +199,7 @@ def document(page: Any) -> None:
 
 def hierarchy(page: Any) -> None:
     """A hierarchy page as a table."""
-    table = Table(
-        title=f"{page['direction']} of {page['scheme']} {page['code']} ({page['count']})"
-    )
+    table = Table(title=f"{page['direction']} of {page['scheme']} {page['code']} ({page['count']})")
     for column in ("code", "edition", "version", "label", "status"):
         table.add_column(column)
     for item in page["items"]:

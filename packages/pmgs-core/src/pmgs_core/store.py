@@ -773,7 +773,7 @@ class PMGSStore:
 
     # ------------------------------------------------------------------ hierarchy
 
-    def hierarchy(  # noqa: PLR0917 - positional parameters are the contract's
+    def hierarchy(
         self,
         direction: str,
         scheme: str,
@@ -1331,7 +1331,7 @@ class PMGSStore:
             )
         )
 
-    def search_pmgs(  # noqa: PLR0917 - positional parameters are the contract's
+    def search_pmgs(
         self,
         query: str,
         schemes: Sequence[str] | None = None,

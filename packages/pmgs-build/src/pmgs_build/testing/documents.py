@@ -82,8 +82,9 @@ ADD_CODE_HEADER_E: Final = ("Theme code", "Additional code", "Description")
 
 _REAL_INFOR: Final = 110_590
 _REAL_PDF_EMPTY_PAGES: Final = 41
-_PDF_RATE: Final = 5_906 / 72_000
-"""Share of IPC group and subclass codes with a definition PDF (5,906 of about 72,000)."""
+_PDF_RATE: Final = 5_906 / 69_850
+"""Share of IPC subclass and group codes with a definition PDF (5,906 of the about 69,850
+such codes of a full-scale base tree)."""
 _PDF_MIN_CHARS: Final = 48
 _PDF_MAX_CHARS: Final = 25_111
 _FORCED_PDFS: Final = ("G06F", "G06F3/048")
@@ -215,6 +216,7 @@ class DocumentWriter:
         self._last_valid: tuple[ClassificationCode, str] | None = None
         self._pending: list[tuple[ClassificationCode, str, str]] = []
         self._group_pdfs = 0
+        self._quota_empties = 0
         self._empty_rate = 0.0
         if with_quirks and not compact:
             expected_files = 5_906 * scale
@@ -443,7 +445,10 @@ class DocumentWriter:
                 empty_at = 1
             elif code.canonical == "B60J":
                 empty_at = 0
-            elif rng.random() < self._empty_rate:
+            elif int((index + 1) * self._empty_rate) > self._quota_empties:
+                # A quota rather than a coin per file: the count is then exact for the scale
+                # (41 at 1.0) instead of scattering around it.
+                self._quota_empties += 1
                 empty_at = rng.randint(0, len(pages))
         if empty_at is not None:
             pages.insert(empty_at, [])

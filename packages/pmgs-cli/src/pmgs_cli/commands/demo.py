@@ -69,9 +69,8 @@ def _next_commands(root: Path, code: str, scheme: str, document_id: str | None) 
 def demo(data_dir: Path | None, language: str, as_json: bool, debug: bool) -> None:
     """Install the embedded synthetic sample and show lookup, search, hierarchy and a document."""
     from pmgs_build import choose_samples, sample_package_path, setup_release
-    from pmgs_core import PMGSStore
-
     from pmgs_cli.progress import progress_ui
+    from pmgs_core import PMGSStore
 
     root = data_dir if data_dir is not None else default_demo_dir()
     _check_owned(root)
@@ -87,7 +86,11 @@ def demo(data_dir: Path | None, language: str, as_json: bool, debug: bool) -> No
             word = samples.term2
             search_page = store.search_pmgs(word, language=language, limit=5)
         parents = store.hierarchy(
-            "parents", record["scheme"], record["code"], edition=record["edition"], language=language
+            "parents",
+            record["scheme"],
+            record["code"],
+            edition=record["edition"],
+            language=language,
         )
         document_page: Any = None
         if samples.document_id is not None:

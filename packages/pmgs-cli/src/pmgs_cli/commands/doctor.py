@@ -12,6 +12,7 @@ file name, the sample queries are SHA-256 hashes, tool results are counts and st
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
@@ -29,6 +30,13 @@ EXPECTED_TOOLS: Final = {
     "get_pmgs_document": "document_page",
 }
 """The contract's tools and the record type each must return."""
+
+
+def _finite_timeout(_ctx: click.Context, _param: click.Parameter, value: float) -> float:
+    """FloatRange lets NaN through (every comparison with NaN is false); refuse it here."""
+    if not math.isfinite(value):
+        raise click.BadParameter("must be a finite number of seconds")
+    return value
 
 
 class _Failed(Exception):
@@ -71,7 +79,10 @@ def _mcp_stage(
                 "search_pmgs": {"query": samples.term3, "limit": 5},
             }
             if samples.document_id is not None:
-                calls["get_pmgs_document"] = {"document_id": samples.document_id, "segment_limit": 5}
+                calls["get_pmgs_document"] = {
+                    "document_id": samples.document_id,
+                    "segment_limit": 5,
+                }
             for name, arguments in calls.items():
                 result = session.request(
                     f"call:{name}", "tools/call", {"name": name, "arguments": arguments}
@@ -93,7 +104,7 @@ def _mcp_stage(
     mcp["seconds"] = round(time.monotonic() - started, 3)
 
 
-def _run(  # noqa: PLR0915 - the checks read top to bottom
+def _run(
     db: Path | None, data_dir: Path | None, timeout_seconds: float, mcp: bool
 ) -> dict[str, Any]:
     from pmgs_build import choose_samples, file_sha256, run_self_check
@@ -208,13 +219,14 @@ def _run(  # noqa: PLR0915 - the checks read top to bottom
     type=click.FloatRange(min=0, min_open=True, max=3600),
     default=30.0,
     show_default=True,
+    callback=_finite_timeout,
     help="Bound of the whole MCP stdio session (finite, positive).",
 )
 @click.option("--mcp/--no-mcp", default=True, show_default=True, help="Run the MCP stage.")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--debug", is_flag=True)
 @handle_errors
-def doctor(  # noqa: PLR0913
+def doctor(
     db: Path | None,
     data_dir: Path | None,
     timeout_seconds: float,

@@ -71,8 +71,7 @@ def _print_setup(report: dict[str, Any], data_dir: Path) -> None:
     grid.add_row("source bytes", f"{report['source_bytes']:,}")
     grid.add_row(
         "free / required",
-        f"{report['free_bytes']:,} / {report['required_free_bytes']:,} bytes "
-        "(3 × source + 1 GiB)",
+        f"{report['free_bytes']:,} / {report['required_free_bytes']:,} bytes (3 × source + 1 GiB)",
     )
     if report.get("database_bytes"):
         grid.add_row("database bytes", f"{report['database_bytes']:,}")
@@ -104,7 +103,7 @@ def _print_setup(report: dict[str, Any], data_dir: Path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the setup report as JSON.")
 @click.option("--debug", is_flag=True)
 @handle_errors
-def setup(  # noqa: PLR0913
+def setup(
     source: Path,
     data_dir: Path | None,
     release: str | None,
@@ -120,9 +119,8 @@ def setup(  # noqa: PLR0913
     source again reports already_ready and rewrites nothing.
     """
     from pmgs_build import setup_release
-    from pmgs_core import default_data_dir
-
     from pmgs_cli.progress import progress_ui
+    from pmgs_core import default_data_dir
 
     root = data_dir if data_dir is not None else default_data_dir()
     with progress_ui() as ui:
@@ -154,7 +152,6 @@ def build(source: Path, output: Path, release: str | None, as_json: bool, debug:
     Use `pmgs setup` to install a release; `build` is for inspecting and benchmarking.
     """
     from pmgs_build import BuildError, build_database
-
     from pmgs_cli.progress import progress_ui
 
     try:

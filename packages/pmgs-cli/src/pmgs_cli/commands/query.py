@@ -49,7 +49,7 @@ def _finish(record: Any, as_json: bool, draw: str, **extra: Any) -> int:
 @click.option("--relation-offset", type=int, default=0, show_default=True)
 @language_option
 @query_options
-def lookup(  # noqa: PLR0913 - one option each, as the contract lists them
+def lookup(
     scheme: str,
     code: str,
     edition: str | None,
@@ -103,7 +103,7 @@ def lookup(  # noqa: PLR0913 - one option each, as the contract lists them
 @click.option("--document-offset", type=int, default=0, show_default=True)
 @language_option
 @query_options
-def search(  # noqa: PLR0913
+def search(
     query: str,
     schemes: tuple[str, ...],
     content_types: tuple[str, ...],
@@ -144,7 +144,7 @@ def search(  # noqa: PLR0913
 @click.option("--related-classification-limit", type=int, default=200, show_default=True)
 @click.option("--related-classification-offset", type=int, default=0, show_default=True)
 @query_options
-def document(  # noqa: PLR0913
+def document(
     document_id: str,
     page: int | None,
     section: int | None,
@@ -183,7 +183,7 @@ def document(  # noqa: PLR0913
 @click.option("--offset", type=int, default=0, show_default=True)
 @language_option
 @query_options
-def hierarchy(  # noqa: PLR0913
+def hierarchy(
     direction: str,
     scheme: str,
     code: str,
