@@ -25,13 +25,15 @@ from pmgs_cli.common import (
 __all__ = ["build", "register_agents", "setup", "validate"]
 
 
-def register_agents(client: str) -> dict[str, Any]:
+def register_agents(client: str, data_dir: Path) -> dict[str, Any]:
     """Delegate agent registration to pmgs-agentkit's published ``install-agent-skill``.
 
     pmgs-cli never imports pmgs-agentkit: it runs the entry point through ``python -m
-    pmgs_cli`` in a child process, exactly as a user would (``pmgs install-agent-skill
-    --client …``, the contract's form), and reports its exit code.
+    pmgs_cli`` in a child process, exactly as a user would, asking it to install the skill
+    and register the MCP server (with this environment's Python, which is stable: it is the
+    one running ``pmgs``), and relays the per-client results of its JSON report.
     """
+    import json
     from importlib.metadata import entry_points
 
     from pmgs_core import COMMAND_ENTRY_POINT_GROUP
@@ -50,11 +52,24 @@ def register_agents(client: str) -> dict[str, Any]:
         "install-agent-skill",
         "--client",
         client,
+        "--register",
+        "--yes",
+        "--data-dir",
+        str(data_dir.resolve()),
+        "--python-executable",
+        sys.executable,
+        "--json",
     ]
     result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=120)  # noqa: S603
+    try:
+        details = json.loads(result.stdout)
+    except ValueError:
+        details = {}
     return {
-        "status": "registered" if result.returncode == 0 else "failed",
+        "status": "done" if result.returncode == 0 else "failed",
         "exit_code": result.returncode,
+        "skills": details.get("skills", []),
+        "registrations": details.get("registrations", []),
     }
 
 
@@ -129,7 +144,7 @@ def setup(
         )
     data = report.to_dict()
     if not dry_run and register and client != "none":
-        data["registration"] = register_agents(client)
+        data["registration"] = register_agents(client, root)
     elif not dry_run:
         data["registration"] = {"status": "skipped"}
     if as_json:

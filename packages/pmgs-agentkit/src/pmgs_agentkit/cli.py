@@ -1,0 +1,123 @@
+"""The ``pmgs agent-kit`` and ``pmgs install-agent-skill`` commands (``pmgs.commands`` plugins).
+
+pmgs-cli finds these through the entry-point group and calls ``main(argv) -> int``; they use
+argparse so this package adds no CLI framework. Exit codes: 0 success (including no-op),
+1 a conflict or a failed registration, 2 usage errors and refusals (``OUTPUT_EXISTS``,
+unstable Python).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from pmgs_agentkit.config import CLIENTS, AgentKitError, Client, server_spec
+from pmgs_agentkit.kit import write_agent_kit
+from pmgs_agentkit.register import register_server
+from pmgs_agentkit.skills import install_skill
+
+__all__ = ["EXIT_CONFLICT", "EXIT_OK", "EXIT_USAGE", "agent_kit_main", "install_agent_skill_main"]
+
+EXIT_OK = 0
+EXIT_CONFLICT = 1
+EXIT_USAGE = 2
+
+
+def _clients(choice: str) -> tuple[Client, ...]:
+    return CLIENTS if choice == "both" else (choice,)  # type: ignore[return-value]
+
+
+def _emit(data: dict[str, Any], as_json: bool, text: str) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(text + "\n")
+
+
+def _refuse(error: AgentKitError, as_json: bool) -> int:
+    if as_json:
+        _emit({"status": "error", "error": error.to_dict()}, True, "")
+    else:
+        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+    return EXIT_USAGE
+
+
+def agent_kit_main(argv: Sequence[str] | None = None) -> int:
+    """``pmgs agent-kit --output DIR --client codex|claude|both``."""
+    parser = argparse.ArgumentParser(
+        prog="pmgs agent-kit",
+        description="Write Codex TOML, Claude Code JSON, the shared skill and the registration "
+        "commands into a NEW directory for review (an existing one is refused: OUTPUT_EXISTS, "
+        "exit 2).",
+    )
+    parser.add_argument("--output", required=True, help="directory to create")
+    parser.add_argument("--client", choices=("codex", "claude", "both"), default="both")
+    parser.add_argument("--data-dir", help="managed data directory (default: the OS one)")
+    parser.add_argument(
+        "--python-executable",
+        help="absolute Python of a stable environment (default: this Python)",
+    )
+    parser.add_argument("--json", action="store_true", help="print a JSON report")
+    args = parser.parse_args(argv)
+    try:
+        spec = server_spec(data_dir=args.data_dir, python_executable=args.python_executable)
+        report = write_agent_kit(args.output, spec, _clients(args.client))
+    except AgentKitError as error:
+        return _refuse(error, args.json)
+    text = "\n".join([f"agent kit written to {report.output}", *report.files])
+    _emit(report.to_dict(), args.json, text)
+    return EXIT_OK
+
+
+def install_agent_skill_main(argv: Sequence[str] | None = None) -> int:
+    """``pmgs install-agent-skill --client codex|claude|both [--register [--yes]]``."""
+    parser = argparse.ArgumentParser(
+        prog="pmgs install-agent-skill",
+        description="Install the pmgs-reference skill into each client's personal skills "
+        "directory ($CODEX_HOME/skills, $CLAUDE_CONFIG_DIR/skills). Identical content is a "
+        "no-op; a different skill of the same name is never overwritten (conflict, exit 1).",
+    )
+    parser.add_argument("--client", choices=("codex", "claude", "both"), default="both")
+    parser.add_argument(
+        "--register",
+        action="store_true",
+        help="also register the MCP server through the client's CLI (planned only without --yes)",
+    )
+    parser.add_argument("--yes", action="store_true", help="run the registration commands")
+    parser.add_argument("--data-dir", help="managed data directory for --register")
+    parser.add_argument("--python-executable", help="absolute Python for --register")
+    parser.add_argument("--json", action="store_true", help="print a JSON report")
+    args = parser.parse_args(argv)
+    clients = _clients(args.client)
+    skills = [install_skill(client) for client in clients]
+    report: dict[str, Any] = {"skills": [result.to_dict() for result in skills]}
+    lines = [f"{r.client}: skill {r.status} ({r.path})" for r in skills]
+    failed = any(r.status == "conflict" for r in skills)
+    if args.register:
+
+        def echo(line: str) -> None:
+            if not args.json:
+                sys.stderr.write(line + "\n")
+
+        try:
+            registrations = [
+                register_server(
+                    client,
+                    data_dir=args.data_dir,
+                    python_executable=args.python_executable,
+                    yes=args.yes,
+                    echo=echo,
+                )
+                for client in clients
+            ]
+        except AgentKitError as error:
+            return _refuse(error, args.json)
+        report["registrations"] = [r.to_dict() for r in registrations]
+        lines += [f"{r.client}: server {r.status}: {r.message}" for r in registrations]
+        failed = failed or any(r.status in ("conflict", "failed") for r in registrations)
+    report["status"] = "conflict" if failed else "ok"
+    _emit(report, args.json, "\n".join(lines))
+    return EXIT_CONFLICT if failed else EXIT_OK

@@ -1,0 +1,1 @@
+"""Package data: the one ``pmgs-reference`` skill installed for both Codex and Claude Code."""
