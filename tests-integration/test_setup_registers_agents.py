@@ -37,9 +37,10 @@ def test_setup_with_client_registers_the_server(tmp_path: Path) -> None:
         PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
     )
     pmgs = Path(sys.executable).with_name("pmgs")
+    sample = str(pmgs_build.sample_package_path())
+    command = [str(pmgs), "setup", sample, "--data-dir", str(data_dir), "--client", "codex"]
     result = subprocess.run(
-        [str(pmgs), "setup", str(pmgs_build.sample_package_path()), "--data-dir", str(data_dir)]
-        + ["--client", "codex", "--json"],
+        [*command, "--json"],
         capture_output=True,
         text=True,
         env=env,
