@@ -203,3 +203,16 @@ def test_several_workers_serve_one_stateless_endpoint(
         for code in ("G06F3/048", "G06F3/041", "G06F")
     ]
     assert results == expected * 2
+
+
+def test_importing_the_package_does_not_import_the_sdk() -> None:
+    # The pmgs CLI loads the entry point's module to run `pmgs mcp`; listing commands and
+    # `import pmgs_mcp` must stay cheap, so the SDK is imported only when a server starts.
+    code = (
+        "import sys, pmgs_mcp, pmgs_mcp.cli; pmgs_mcp.cli.build_parser(); "
+        "print(sorted(m for m in ('mcp', 'starlette', 'uvicorn', 'pydantic') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert result.stdout.strip() == "[]"

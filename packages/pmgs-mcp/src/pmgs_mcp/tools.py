@@ -114,7 +114,7 @@ class StoreLike(Protocol):
         relation_offset: int = ...,
     ) -> Any: ...
 
-    def search_pmgs(  # noqa: PLR0917 - positional parameters are the contract's
+    def search_pmgs(
         self,
         query: str,
         schemes: Sequence[str] | None = ...,
