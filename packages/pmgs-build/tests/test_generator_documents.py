@@ -245,8 +245,8 @@ def test_ipc_revision_endpoints_are_8u_revisions(package: GeneratedPackage) -> N
         assert tuple(text for text, _ in table[0]) == IPC_KAISEI_HEADER
         assert len(table[-1]) == 1
         assert table[-1][0][1] == "4"
-        for row in table[1:-1]:
-            old, old_version, new, new_version = (text for text, _ in row)
+        for cells in table[1:-1]:
+            old, old_version, new, new_version = (text for text, _ in cells)
             _, old_to = revisions[(parse_code("ipc", old).canonical, old_version)]
             new_from, new_to = revisions[(parse_code("ipc", new).canonical, new_version)]
             assert old_to < REFERENCE_DATE
