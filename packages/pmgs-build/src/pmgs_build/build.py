@@ -187,10 +187,14 @@ class _Build:
         self.log.raise_if_errors()
         for group, adapter in ADAPTERS.items():
             files = [f for f in inventory.files_of(group) if f.parser == adapter.name]
-            for done, source in enumerate(files, start=1):
-                self.ctx.group = group
-                logger.debug("parsing %s", source.path)
-                result = adapter.parse(self.ctx, source)
+            self.ctx.group = group
+            results = (
+                adapter.parse_group(self.ctx, files)
+                if adapter.parse_group is not None
+                else ((source, adapter.parse(self.ctx, source)) for source in files)
+            )
+            for done, (source, result) in enumerate(results, start=1):
+                logger.debug("parsed %s", source.path)
                 failed = self.log.error_count_of(source.path) > 0
                 self.results[source.id] = (
                     "failed" if failed else "parsed",

@@ -29,8 +29,8 @@ from pmgs_build.model import ProgressEvent, SourceFile
 __all__ = [
     "CLASSIFICATION_GROUPS",
     "CSV_GROUPS",
+    "DOCUMENT_GROUPS",
     "KNOWN_GROUPS",
-    "RETAINED_GROUPS",
     "Inventory",
     "data_group_of",
     "take_inventory",
@@ -63,16 +63,18 @@ CSV_GROUPS: Final = (
 )
 """Data groups whose files are CSV (``docs/pmgs-source-format.md``)."""
 
-RETAINED_GROUPS: Final = (
+DOCUMENT_GROUPS: Final = (
     "FI/FI_KAISEI_DOC",
     "FTERM/ADD_CODE",
     "FTERM/ADD_CODE_E",
     "IPC_KAISEI",
     "REFERENCE/IPC_TEIGI",
 )
-"""XML, HTML and PDF groups: inventoried and hashed, parsed by part 2 of the builder."""
+"""XML, HTML and PDF groups. Unlike the CSV groups, their absence is not warned about: they
+add documents and revision edges to the code tables, and a package without them (an older
+release, a partial download the user chose) still answers every code question."""
 
-KNOWN_GROUPS: Final = (*CSV_GROUPS, *RETAINED_GROUPS, "COPYRGHT")
+KNOWN_GROUPS: Final = (*CSV_GROUPS, *DOCUMENT_GROUPS, "COPYRGHT")
 
 CLASSIFICATION_GROUPS: Final = frozenset(
     {
@@ -170,6 +172,12 @@ def _parser_for(group: str, relative_path: str) -> str | None:
     if adapter.suffix and not relative_path.lower().endswith(adapter.suffix):
         return None
     return adapter.name
+
+
+def _expected_companion(group: str, relative_path: str) -> bool:
+    """A file its group's adapter knows to keep unparsed (the FI revision stylesheet)."""
+    adapter = ADAPTERS.get(group)
+    return adapter is not None and relative_path.lower().endswith(adapter.retained_suffixes)
 
 
 def _walk(root: Path, log: IssueLog) -> list[tuple[str, Path, int]]:
@@ -284,7 +292,7 @@ def take_inventory(
                 f"file outside every known data group (group {group!r}); retained unparsed",
                 relative,
             )
-        elif parser is None and group in ADAPTERS:
+        elif parser is None and group in ADAPTERS and not _expected_companion(group, relative):
             log.warning(
                 IssueCode.UNEXPECTED_FILE,
                 f"not a {ADAPTERS[group].suffix} file of data group {group}; retained unparsed",

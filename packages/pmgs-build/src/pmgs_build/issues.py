@@ -175,6 +175,65 @@ class IssueCode:
     JUDGE_MULTIPLE_FILES: Final = "JUDGE_MULTIPLE_FILES"
     """Error: more than one ``JUDGE`` file, while the document key ``judge`` is unique."""
 
+    # -- the ZIP as downloaded ---------------------------------------------------------------
+    ZIP_INVALID: Final = "ZIP_INVALID"
+    """Error: the source file is not a readable ZIP archive (bad central directory, CRC
+    mismatch, unsupported compression, encrypted member)."""
+    ZIP_MEMBER_UNSAFE: Final = "ZIP_MEMBER_UNSAFE"
+    """Error: a member name that could leave the package (absolute, drive letter, ``..``,
+    backslash, NUL) or a symbolic-link member; nothing of the archive is read."""
+    ZIP_TOO_LARGE: Final = "ZIP_TOO_LARGE"
+    """Error: the archive's members exceed the documented bounds (total uncompressed size,
+    member count, or compression ratio of one member): a zip bomb is refused unread."""
+    ZIP_LAYOUT_INVALID: Final = "ZIP_LAYOUT_INVALID"
+    """Error: the archive is not one release directory (``JPPM…/``) holding the package, or
+    two members have the same path."""
+
+    # -- FI revision XML (FI/FI_KAISEI_DOC) ------------------------------------------------
+    XML_MALFORMED: Final = "XML_MALFORMED"
+    """Error: an XML file is not well-formed (strict parser, no recovery)."""
+    XML_DOCTYPE_REFUSED: Final = "XML_DOCTYPE_REFUSED"
+    """Error: an XML file has a DOCTYPE or entity declaration; the package's files have none,
+    and entities are never resolved, so such a file is refused rather than half-read."""
+    XML_ENCODING: Final = "XML_ENCODING"
+    """Error: an XML file decodes neither as its declared encoding nor as CP932."""
+    XML_CP932_FALLBACK: Final = "XML_CP932_FALLBACK"
+    """Warning: a file declared Shift_JIS failed the strict parse and was read as CP932 (the
+    Windows superset), which parsed strictly."""
+    XML_STRUCTURE_INVALID: Final = "XML_STRUCTURE_INVALID"
+    """Error: an FI revision XML whose root is not ``<data trg=…>`` naming the file's subclass,
+    or an ``<infor>`` without exactly one ``<FI>`` code."""
+    FI_REVISION_LINK_UNRESOLVED: Final = "FI_REVISION_LINK_UNRESOLVED"
+    """Error: an ``FI/FI_KAISEI_LINK`` row whose code has no FI revision document."""
+
+    # -- HTML tables (FTERM/ADD_CODE(_E), IPC_KAISEI) -------------------------------------
+    HTML_RECOVERY_USED: Final = "HTML_RECOVERY_USED"
+    """Warning (once per file): the HTML parser had to recover from markup errors (unclosed
+    tags); the table was still read cell by cell."""
+    HTML_UNREADABLE: Final = "HTML_UNREADABLE"
+    """Error: an HTML file that cannot be decoded or holds no table."""
+    HTML_TABLE_INVALID: Final = "HTML_TABLE_INVALID"
+    """Error: an HTML table whose header is not the expected one, or a data row with another
+    number of cells."""
+    IPC_REVISION_ENDPOINT_UNRESOLVED: Final = "IPC_REVISION_ENDPOINT_UNRESOLVED"
+    """Error: an ``IPC_KAISEI`` row whose old or new code + version is not an IPC 8U revision
+    of the package."""
+    ADD_CODE_ROW_INVALID: Final = "ADD_CODE_ROW_INVALID"
+    """Error: an additional-code row whose first cell is not a theme code."""
+
+    # -- definition PDFs (REFERENCE/IPC_TEIGI) -----------------------------------------------
+    PDF_UNREADABLE: Final = "PDF_UNREADABLE"
+    """Error: a PDF that the extractor cannot open (not a PDF, truncated, encrypted)."""
+    PDF_NAME_INVALID: Final = "PDF_NAME_INVALID"
+    """Error: a PDF whose file name does not spell an IPC code."""
+    PDF_EMPTY_PAGE: Final = "PDF_EMPTY_PAGE"
+    """Warning: a PDF page without extractable text; the other pages keep their numbers."""
+
+    # -- validation ------------------------------------------------------------------------
+    VALIDATION_FAILED: Final = "VALIDATION_FAILED"
+    """Error: the finished database failed :func:`pmgs_build.validate_database`; it is not
+    published (the message names the failed checks)."""
+
 
 ALL_ISSUE_CODES: Final[frozenset[str]] = frozenset(
     value for name, value in vars(IssueCode).items() if name.isupper() and isinstance(value, str)

@@ -1,8 +1,8 @@
 """The adapter registry: which parser reads which data group, and in which order.
 
 One module per data group (ja and en files of a group share theirs). ``ADAPTERS`` maps a
-data group to its :class:`~pmgs_build.adapters.base.Adapter`; groups without an entry (the
-XML, HTML and PDF groups, part 2 of the builder) are inventoried and retained unparsed.
+data group to its :class:`~pmgs_build.adapters.base.Adapter`; a file of no adapter's group is
+inventoried and retained unparsed.
 Phases run in ascending order so that every reference can be checked against the code
 tables: code tables, then texts and translations, then relations, then documents.
 """
@@ -13,11 +13,13 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
+from pmgs_build.adapters.additional_code import additional_code_parser
 from pmgs_build.adapters.base import Adapter, BuildContext, FileResult
 from pmgs_build.adapters.concordance import parse_concordance
 from pmgs_build.adapters.copyright import parse_copyright
 from pmgs_build.adapters.fi_codes import parse_fi_codes
 from pmgs_build.adapters.fi_handbook import fi_handbook_parser
+from pmgs_build.adapters.fi_revision import parse_fi_revision
 from pmgs_build.adapters.fi_revision_link import parse_fi_revision_link
 from pmgs_build.adapters.fi_text import fi_text_parser
 from pmgs_build.adapters.fi_theme import parse_fi_theme
@@ -25,12 +27,15 @@ from pmgs_build.adapters.fterm import parse_fterm_en, parse_fterm_ja
 from pmgs_build.adapters.fterm_explanation import fterm_explanation_parser
 from pmgs_build.adapters.fterm_theme import parse_theme_en, parse_theme_ja
 from pmgs_build.adapters.ipc import EDITIONS, check_ipc_validity, ipc_parser
+from pmgs_build.adapters.ipc_definition import parse_ipc_definition, parse_ipc_definitions
+from pmgs_build.adapters.ipc_revision import parse_ipc_revision
 from pmgs_build.adapters.judge import parse_judge
 from pmgs_core import IPC_EDITIONS
 
 __all__ = ["ADAPTERS", "Adapter", "BuildContext", "FileResult", "check_ipc_validity"]
 
 _CSV: Final = ".csv"
+_HTML: Final = ".html"
 
 _LIST: Final = (
     Adapter("copyright", "COPYRGHT", 1, "", parse_copyright),
@@ -49,7 +54,16 @@ _LIST: Final = (
     Adapter("fterm_terms_en", "FTERM/FTERM_E", 23, _CSV, parse_fterm_en),
     Adapter("fi_themes", "FI/FI_THEME", 30, _CSV, parse_fi_theme),
     Adapter("concordance", "CONCORDANCE", 31, _CSV, parse_concordance),
-    Adapter("fi_revision_links", "FI/FI_KAISEI_LINK", 32, _CSV, parse_fi_revision_link),
+    Adapter(
+        "fi_revisions",
+        "FI/FI_KAISEI_DOC",
+        32,
+        ".xml",
+        parse_fi_revision,
+        retained_suffixes=(".xsl",),
+    ),
+    Adapter("fi_revision_links", "FI/FI_KAISEI_LINK", 33, _CSV, parse_fi_revision_link),
+    Adapter("ipc_revisions", "IPC_KAISEI", 34, _HTML, parse_ipc_revision),
     Adapter("fi_handbook_ja", "FI/FI_HB", 40, _CSV, fi_handbook_parser("ja")),
     Adapter("fi_handbook_en", "FI/FI_HB_E", 41, _CSV, fi_handbook_parser("en")),
     Adapter(
@@ -63,6 +77,18 @@ _LIST: Final = (
         fterm_explanation_parser("en"),
     ),
     Adapter("judge", "JUDGE", 44, _CSV, parse_judge),
+    Adapter("fterm_additional_codes_ja", "FTERM/ADD_CODE", 45, _HTML, additional_code_parser("ja")),
+    Adapter(
+        "fterm_additional_codes_en", "FTERM/ADD_CODE_E", 46, _HTML, additional_code_parser("en")
+    ),
+    Adapter(
+        "ipc_definitions",
+        "REFERENCE/IPC_TEIGI",
+        47,
+        ".pdf",
+        parse_ipc_definition,
+        parse_group=parse_ipc_definitions,
+    ),
 )
 
 ADAPTERS: Final[Mapping[str, Adapter]] = MappingProxyType(

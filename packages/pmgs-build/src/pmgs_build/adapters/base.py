@@ -8,10 +8,11 @@ and the ``row:N`` locator, so the same irregularity is reported the same way eve
 from __future__ import annotations
 
 import csv
+import io
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import BinaryIO, Final
 
 from pmgs_build.issues import IssueCode, IssueLog
 from pmgs_build.model import ProgressEvent, SourceFile
@@ -25,6 +26,7 @@ __all__ = [
     "Code",
     "CsvRecords",
     "FileResult",
+    "GroupParser",
     "LevelStack",
     "SharedState",
 ]
@@ -125,6 +127,18 @@ class BuildContext:
     def conn(self) -> sqlite3.Connection:
         """The connection being written."""
         return self.loader.conn
+
+    def read_bytes(self, source: SourceFile) -> bytes:
+        """The whole content of a package file, wherever the package lives (directory or ZIP).
+
+        Adapters never open ``source.absolute`` themselves: a package read from its ZIP has no
+        file on disk.
+        """
+        return source.absolute.read_bytes()
+
+    def open_binary(self, source: SourceFile) -> BinaryIO:
+        """A binary stream of a package file (see :meth:`read_bytes`)."""
+        return source.absolute.open("rb")
 
     def progress(self, event: ProgressEvent) -> None:
         """Report progress, if anybody listens."""
@@ -350,7 +364,9 @@ class CsvRecords:
         if csv.field_size_limit() < _FIELD_SIZE_LIMIT:
             csv.field_size_limit(_FIELD_SIZE_LIMIT)
         try:
-            with source.absolute.open(encoding="utf-8-sig", newline="") as handle:
+            with io.TextIOWrapper(
+                ctx.open_binary(source), encoding="utf-8-sig", newline=""
+            ) as handle:
                 for fields in csv.reader(handle, strict=True):
                     self.records += 1
                     locator = f"row:{self.records}"
@@ -403,12 +419,23 @@ class LevelStack:
         return parent
 
 
+GroupParser = Callable[
+    ["BuildContext", Sequence[SourceFile]], Iterator[tuple[SourceFile, FileResult]]
+]
+"""Reads all files of a group at once (yielding each file's result in input order), for
+groups whose files are worth reading in parallel (the definition PDFs)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Adapter:
     """One data group's parser: how it is named, when it runs and which files it reads.
 
     ``phase`` orders the groups so that references resolve: code tables (10-19) before the
     texts and translations that need them (20-29), before relations and documents (30-39).
+    ``suffix`` selects the files the adapter reads; files of the group ending in one of
+    ``retained_suffixes`` are expected companions (the FI revision stylesheet) and are kept
+    unparsed without a warning. ``parse_group``, when set, is used instead of calling
+    ``parse`` per file.
     """
 
     name: str
@@ -416,3 +443,5 @@ class Adapter:
     phase: int
     suffix: str
     parse: Callable[[BuildContext, SourceFile], FileResult]
+    retained_suffixes: tuple[str, ...] = ()
+    parse_group: GroupParser | None = None

@@ -20,7 +20,7 @@ def parse_copyright(ctx: BuildContext, source: SourceFile) -> FileResult:
         ctx.log.error(IssueCode.COPYRGHT_MULTIPLE, "more than one COPYRGHT file", source.path)
         return FileResult()
     try:
-        text = source.absolute.read_bytes().decode("utf-8-sig")
+        text = ctx.read_bytes(source).decode("utf-8-sig")
     except UnicodeDecodeError as error:
         ctx.log.error(IssueCode.COPYRGHT_INVALID, f"not valid UTF-8: {error.reason}", source.path)
         return FileResult()

@@ -1,0 +1,13 @@
+"""Placeholder: being written (issue 5)."""
+
+from __future__ import annotations
+
+from pmgs_build.adapters.base import BuildContext, FileResult
+from pmgs_build.model import SourceFile
+
+__all__ = ["parse_fi_revision"]
+
+
+def parse_fi_revision(ctx: BuildContext, source: SourceFile) -> FileResult:
+    """Read one ``FI/FI_KAISEI_DOC/<subclass>.xml``."""
+    raise NotImplementedError
