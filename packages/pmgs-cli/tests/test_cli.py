@@ -62,7 +62,8 @@ def provider_on_path(tmp_path: Path) -> dict[str, str]:
         "Metadata-Version: 2.1\nName: fake-provider\nVersion: 1.0\n", encoding="utf-8"
     )
     (info / "entry_points.txt").write_text(
-        "[pmgs.commands]\nfake-sub = fake_provider:main\n", encoding="utf-8"
+        "[pmgs.commands]\nfake-sub = fake_provider:main\nbroken-sub = no_such_module:main\n",
+        encoding="utf-8",
     )
     return dict(os.environ, PYTHONPATH=str(tmp_path))
 
@@ -73,6 +74,11 @@ def test_published_subcommands_are_listed_and_run(
     listing = pmgs("--help", env=provider_on_path)
     assert listing.returncode == 0
     assert "fake-sub" in listing.stdout
+    # The listing describes a plugin by its own docstring, and survives one that cannot load.
+    line = next(row for row in listing.stdout.splitlines() if "fake-sub" in row)
+    assert "Echo the arguments" in line
+    broken = next(row for row in listing.stdout.splitlines() if "broken-sub" in row)
+    assert "cannot be loaded" in broken
     assert "fake-sub" not in pmgs("--help").stdout
 
     ran = pmgs("fake-sub", "--json", "x y", env=provider_on_path)

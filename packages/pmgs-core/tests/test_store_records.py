@@ -12,6 +12,7 @@ import pytest
 
 import pmgs_core
 from pmgs_core import (
+    ERROR_CATEGORIES,
     ERROR_CODES,
     RECORD_SCHEMA_NAMES,
     PMGSQueryError,
@@ -114,6 +115,22 @@ def test_error_codes_are_listed_and_pickle() -> None:
         {"argument": "offset"},
     )
     assert len(set(ERROR_CODES)) == len(ERROR_CODES)
+
+
+def test_every_error_code_has_one_category() -> None:
+    assert set(ERROR_CATEGORIES) == set(ERROR_CODES)
+    by_category: dict[str, set[str]] = {}
+    for code, category in ERROR_CATEGORIES.items():
+        by_category.setdefault(category, set()).add(code)
+    # The prefix is not the category: a broken pointer is a database problem, not bad input.
+    assert "INVALID_POINTER" in by_category["database"]
+    assert all(code.startswith("INVALID_") for code in by_category["input"])
+    assert by_category["not_found"] == {
+        "RELEASE_NOT_FOUND",
+        "DOCUMENT_NOT_FOUND",
+        "DOCUMENT_SELECTOR_NOT_FOUND",
+    }
+    assert by_category["unanswerable"] == {"MULTIPLE_ACTIVE_REVISIONS", "RESPONSE_TOO_LARGE"}
 
 
 def test_public_names_exported() -> None:

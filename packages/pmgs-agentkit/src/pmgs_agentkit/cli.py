@@ -46,7 +46,11 @@ def _refuse(error: AgentKitError, as_json: bool) -> int:
 
 
 def agent_kit_main(argv: Sequence[str] | None = None) -> int:
-    """``pmgs agent-kit --output DIR --client codex|claude|both``."""
+    """Write agent configs, the skill and registration commands into a new directory.
+
+    ``pmgs agent-kit --output DIR --client codex|claude|both``: everything lands in a fresh
+    directory for review, so nothing in the user's agent setup changes behind their back.
+    """
     parser = argparse.ArgumentParser(
         prog="pmgs agent-kit",
         description="Write Codex TOML, Claude Code JSON, the shared skill and the registration "
@@ -73,7 +77,11 @@ def agent_kit_main(argv: Sequence[str] | None = None) -> int:
 
 
 def install_agent_skill_main(argv: Sequence[str] | None = None) -> int:
-    """``pmgs install-agent-skill --client codex|claude|both [--register [--yes]]``."""
+    """Install the pmgs skill for Codex and/or Claude Code (and optionally register MCP).
+
+    ``pmgs install-agent-skill --client codex|claude|both [--register [--yes]]``; idempotent,
+    and a different skill of the same name is reported as a conflict, never overwritten.
+    """
     parser = argparse.ArgumentParser(
         prog="pmgs install-agent-skill",
         description="Install the pmgs-reference skill into each client's personal skills "

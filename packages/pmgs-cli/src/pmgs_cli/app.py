@@ -35,25 +35,51 @@ def _plugin_entry_points() -> dict[str, EntryPoint]:
     return found
 
 
+def _plugin_summary(ep: EntryPoint) -> str:
+    """The first line of the provider's docstring, for ``pmgs --help``.
+
+    Loading the entry point imports only the provider's package (the published providers
+    keep their heavy dependencies inside ``main``), and only when help is listed.
+    """
+    try:
+        target = ep.load()
+    except Exception:  # a broken plugin must not break pmgs --help
+        return f"(cannot be loaded; reinstall {ep.dist.name if ep.dist else ep.value})"
+    doc = (getattr(target, "__doc__", None) or "").strip()
+    first = doc.splitlines()[0].strip() if doc else ""
+    origin = ep.dist.name if ep.dist else ep.value
+    return first or f"Provided by {origin}."
+
+
+class _PluginCommand(click.Command):
+    """A subcommand published by another package, described lazily from its docstring."""
+
+    def __init__(self, ep: EntryPoint) -> None:
+        self._ep = ep
+
+        def run(args: tuple[str, ...]) -> None:
+            target: CommandMain = ep.load()
+            sys.exit(target(list(args)))
+
+        super().__init__(
+            name=ep.name,
+            callback=run,
+            params=[click.Argument(["args"], nargs=-1, type=click.UNPROCESSED)],
+            context_settings={"ignore_unknown_options": True, "help_option_names": []},
+            add_help_option=False,
+        )
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return click.utils.make_default_short_help(_plugin_summary(self._ep), limit)
+
+
 def _plugin_command(ep: EntryPoint) -> click.Command:
     """Wrap a provider's ``main(argv) -> int`` so that it parses its own arguments.
 
-    The provider is imported only when its subcommand runs, which keeps heavy dependencies
-    (the MCP SDK, for example) off the path of ``pmgs lookup``.
+    The provider is imported only when its subcommand runs (or help is listed), which keeps
+    heavy dependencies (the MCP SDK, for example) off the path of ``pmgs lookup``.
     """
-
-    @click.command(
-        name=ep.name,
-        context_settings={"ignore_unknown_options": True, "help_option_names": []},
-        add_help_option=False,
-        help=f"Provided by the installed package {ep.dist.name if ep.dist else ep.value}.",
-    )
-    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-    def run(args: tuple[str, ...]) -> None:
-        target: CommandMain = ep.load()
-        sys.exit(target(list(args)))
-
-    return run
+    return _PluginCommand(ep)
 
 
 class PmgsGroup(click.Group):

@@ -15,6 +15,8 @@ from typing import Any, Final, NoReturn, TypeVar
 
 import click
 
+from pmgs_core import ERROR_CATEGORIES
+
 __all__ = [
     "EXIT_DATABASE",
     "EXIT_INTERNAL",
@@ -50,24 +52,10 @@ EXIT_INTERNAL: Final = 70
 """An unexpected internal error (a bug); rerun with ``--debug`` for the traceback."""
 
 _DATABASE_CODES: Final = frozenset(
-    {
-        "DATABASE_NOT_FOUND",
-        "INVALID_POINTER",
-        "POINTER_MISMATCH",
-        "UNSUPPORTED_SCHEMA_VERSION",
-        "DATABASE_INVALID",
-        "DATABASE_ERROR",
-        "STORE_CLOSED",
-    }
+    code for code, category in ERROR_CATEGORIES.items() if category == "database"
 )
 _NOT_FOUND_CODES: Final = frozenset(
-    {
-        "RELEASE_NOT_FOUND",
-        "DOCUMENT_NOT_FOUND",
-        "DOCUMENT_SELECTOR_NOT_FOUND",
-        "MULTIPLE_ACTIVE_REVISIONS",
-        "RESPONSE_TOO_LARGE",
-    }
+    code for code, category in ERROR_CATEGORIES.items() if category in {"not_found", "unanswerable"}
 )
 
 _HINTS: Final[Mapping[str, str]] = {

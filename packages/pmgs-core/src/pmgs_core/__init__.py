@@ -15,7 +15,13 @@ from pmgs_core.datadir import (
     resolve_database,
     write_current_pointer,
 )
-from pmgs_core.errors import ERROR_CODES, ErrorCode, PMGSQueryError
+from pmgs_core.errors import (
+    ERROR_CATEGORIES,
+    ERROR_CODES,
+    ErrorCategory,
+    ErrorCode,
+    PMGSQueryError,
+)
 from pmgs_core.notation import (
     ClassificationCode,
     InvalidCodeError,
@@ -87,6 +93,7 @@ __all__ = [
     "COMMAND_ENTRY_POINT_GROUP",
     "CONTENT_ROLE",
     "DOCUMENT_KINDS",
+    "ERROR_CATEGORIES",
     "ERROR_CODES",
     "EVIDENCE_NOTICE",
     "IPC_EDITIONS",
@@ -108,6 +115,7 @@ __all__ = [
     "DocumentListPage",
     "DocumentPage",
     "DocumentSearchPage",
+    "ErrorCategory",
     "ErrorCode",
     "HierarchyPage",
     "HierarchySummary",

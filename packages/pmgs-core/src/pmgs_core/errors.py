@@ -14,9 +14,10 @@ A lookup of a code that does not exist is *not* an error: it is a structured rec
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final, Literal
+from types import MappingProxyType
+from typing import Final, Literal, get_args
 
-__all__ = ["ERROR_CODES", "ErrorCode", "PMGSQueryError"]
+__all__ = ["ERROR_CATEGORIES", "ERROR_CODES", "ErrorCategory", "ErrorCode", "PMGSQueryError"]
 
 ErrorCode = Literal[
     # Input errors: the caller passed something that is not a valid argument.
@@ -47,31 +48,39 @@ ErrorCode = Literal[
     "STORE_CLOSED",
 ]
 
-ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
-    "INVALID_SCHEME",
-    "INVALID_CODE",
-    "INVALID_EDITION",
-    "INVALID_VERSION",
-    "INVALID_LANGUAGE",
-    "INVALID_LIMIT",
-    "INVALID_OFFSET",
-    "INVALID_QUERY",
-    "INVALID_ARGUMENT",
-    "INVALID_DOCUMENT_SELECTOR",
-    "RELEASE_NOT_FOUND",
-    "DOCUMENT_NOT_FOUND",
-    "DOCUMENT_SELECTOR_NOT_FOUND",
-    "MULTIPLE_ACTIVE_REVISIONS",
-    "RESPONSE_TOO_LARGE",
-    "DATABASE_NOT_FOUND",
-    "INVALID_POINTER",
-    "POINTER_MISMATCH",
-    "UNSUPPORTED_SCHEMA_VERSION",
-    "DATABASE_INVALID",
-    "DATABASE_ERROR",
-    "STORE_CLOSED",
-)
+ERROR_CODES: Final[tuple[ErrorCode, ...]] = get_args(ErrorCode)
 """Every code :class:`PMGSQueryError` can carry, for clients that enumerate them."""
+
+ErrorCategory = Literal["input", "not_found", "unanswerable", "database"]
+
+ERROR_CATEGORIES: Final[Mapping[ErrorCode, ErrorCategory]] = MappingProxyType(
+    {
+        code: (
+            "database"
+            if code
+            in {
+                "DATABASE_NOT_FOUND",
+                "INVALID_POINTER",
+                "POINTER_MISMATCH",
+                "UNSUPPORTED_SCHEMA_VERSION",
+                "DATABASE_INVALID",
+                "DATABASE_ERROR",
+                "STORE_CLOSED",
+            }
+            else "not_found"
+            if code in {"RELEASE_NOT_FOUND", "DOCUMENT_NOT_FOUND", "DOCUMENT_SELECTOR_NOT_FOUND"}
+            else "unanswerable"
+            if code in {"MULTIPLE_ACTIVE_REVISIONS", "RESPONSE_TOO_LARGE"}
+            else "input"
+        )
+        for code in ERROR_CODES
+    }
+)
+"""Which kind of failure each code is, so that interfaces (CLI exit codes, MCP error flags)
+derive their grouping from one place: ``input`` (the caller's argument is invalid; note
+``INVALID_POINTER`` is a database problem despite its prefix), ``not_found`` (valid, but the
+database does not hold it), ``unanswerable`` (the data cannot answer without guessing, or
+the answer is too large), ``database`` (no usable database)."""
 
 
 class PMGSQueryError(Exception):
