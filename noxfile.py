@@ -104,3 +104,33 @@ def integration(session: nox.Session) -> None:
     """Cross-package tests against the whole installed workspace."""
     _sync(session, "--all-packages")
     session.run("pytest", "tests-integration", *session.posargs)
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def bench(session: nox.Session) -> None:
+    """The benchmark entry point at scale 0.01 with few calls, so its code cannot rot.
+
+    Its figures mean nothing at this scale; results go to the session's temporary directory,
+    never into docs/ or benchmarks/results/. The full run is ``uv run python -m benchmarks``.
+    """
+    _sync(session, "--all-packages")
+    tmp = Path(session.create_tmp()) / "bench"
+    shutil.rmtree(tmp, ignore_errors=True)
+    session.run(
+        "python",
+        "-m",
+        "benchmarks",
+        "--scale",
+        "0.01",
+        "--workdir",
+        str(tmp / "work"),
+        "--output-json",
+        str(tmp / "results.json"),
+        "--calls",
+        "20",
+        "--cold-runs",
+        "3",
+        "--mcp-starts",
+        "2",
+        *session.posargs,
+    )

@@ -343,16 +343,25 @@ def report(
     return "\n".join(lines)
 
 
-def write_docs(section: str) -> None:
-    block = f"{START}\n{section}{END}\n"
+def write_docs(
+    section: str, *, start: str = START, end: str = END, before: str | None = None
+) -> None:
+    """Replace the section between ``start`` and ``end`` markers of docs/benchmarks.md.
+
+    A section not there yet is added before the ``before`` marker if given and present, else
+    at the end; the other scripts' sections are left as they are.
+    """
+    block = f"{start}\n{section}{end}\n"
     if DOCS.exists():
         text = DOCS.read_text("utf-8")
-        pattern = re.compile(re.escape(START) + r".*?" + re.escape(END) + r"\n?", re.DOTALL)
-        text = (
-            pattern.sub(lambda _: block, text)
-            if pattern.search(text)
-            else f"{text.rstrip()}\n\n{block}"
-        )
+        pattern = re.compile(re.escape(start) + r".*?" + re.escape(end) + r"\n?", re.DOTALL)
+        if pattern.search(text):
+            text = pattern.sub(lambda _: block, text)
+        elif before is not None and before in text:
+            head, tail = text.split(before, 1)
+            text = f"{head}{block}\n{before}{tail}"
+        else:
+            text = f"{text.rstrip()}\n\n{block}"
     else:
         text = (
             "# Benchmarks\n\nFigures measured by the scripts in `benchmarks/`; each script "

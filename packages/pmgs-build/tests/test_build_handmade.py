@@ -121,6 +121,7 @@ def test_release_and_metadata(db: sqlite3.Connection, built: tuple[BuildReport, 
         "source_manifest_sha256",
         "logical_digest",
         "builder_version",
+        "build_counts",
     }
 
 
@@ -132,7 +133,7 @@ def test_source_files_are_all_listed_with_status(db: sqlite3.Connection) -> None
     assert paths == sorted(paths)
     assert len(rows) == sum(1 for p in HANDMADE.rglob("*") if p.is_file())
     by_path = {row[0]: row[1:] for row in rows}
-    assert by_path["FI/FI_KAISEI_DOC/B60J.xml"] == ("FI/FI_KAISEI_DOC", None, "retained", 0)
+    assert by_path["FI/FI_KAISEI_DOC/B60J.xml"] == ("FI/FI_KAISEI_DOC", "fi_revisions", "parsed", 1)
     assert by_path["FI/FI/fi_B_20260331.csv"] == ("FI/FI", "fi_codes", "parsed", 7)
     assert by_path["COPYRGHT/COPYRGHT.txt"] == ("COPYRGHT", "copyright", "parsed", 1)
     assert by_path["FI/FI_KAISEI_LINK/fiLink_B_20260331.csv"][2:] == ("parsed", 2)
@@ -439,17 +440,34 @@ def test_judge_document(db: sqlite3.Connection) -> None:
     ).fetchall() == [(1, "01", "特許査定"), (2, "02", "拒絶査定")]
 
 
-def test_fi_revision_links_are_counted_not_stored(db: sqlite3.Connection) -> None:
+def test_fi_revision_links_point_at_the_revision_document(db: sqlite3.Connection) -> None:
     file_id = db.execute(
         "SELECT id FROM source_file WHERE data_group = 'FI/FI_KAISEI_LINK'"
     ).fetchone()[0]
-    referenced = sum(
-        db.execute(f"SELECT COUNT(*) FROM {table} WHERE source_file_id = ?", (file_id,)).fetchone()[
-            0
-        ]
-        for table in ("revision", "text", "property", "relation", "document")
-    )
-    assert referenced == 1  # only the revision of the reference-only B60J7/00
+    referenced = {
+        table: db.execute(
+            f"SELECT COUNT(*) FROM {table} WHERE source_file_id = ?", (file_id,)
+        ).fetchone()[0]
+        for table in ("revision", "text", "property", "relation", "document", "document_link")
+    }
+    # The revision of the reference-only B60J7/00; the note of B60J5/00 (B60J7/00 has no
+    # revision to carry one while parsing); the link of B60J7/00 (B60J.xml linked B60J5/00).
+    assert referenced == {
+        "revision": 1,
+        "text": 0,
+        "property": 1,
+        "relation": 0,
+        "document": 0,
+        "document_link": 1,
+    }
+    links = db.execute(
+        "SELECT c.code, l.role FROM document_link l JOIN document d ON d.id = l.document_id "
+        "JOIN concept c ON c.id = l.concept_id WHERE d.document_key = 'fi_revision:B60J' "
+        "ORDER BY l.sequence"
+    ).fetchall()
+    assert links == [("B60J5/00", "subject"), ("B60J7/00", "subject")]
+    concept_id, _, _ = _concept(db, "fi", "", "B60J5/00")
+    assert _properties(db, concept_id)["fi_revision_note"] == "B60J.xml 2010年6月改正, 訂正を含む"
 
 
 def test_search_indexes_are_filled_and_consistent(

@@ -40,7 +40,7 @@ def test_every_file_is_listed_in_path_order_with_hash_and_group() -> None:
     assert by_path["IPC/IPC7E_TEXT/ipc7E_B_20260331.csv"].parser == "ipc7E_texts"
     assert by_path["COPYRGHT/COPYRGHT.txt"].parser == "copyright"
     xml = by_path["FI/FI_KAISEI_DOC/B60J.xml"]
-    assert (xml.data_group, xml.parser) == ("FI/FI_KAISEI_DOC", None)
+    assert (xml.data_group, xml.parser) == ("FI/FI_KAISEI_DOC", "fi_revisions")
     assert inventory.release_id == "JPPM2026001"
     assert inventory.reference_date == "2026-03-31"
     assert inventory.warnings == ()

@@ -230,10 +230,15 @@ def test_validate(pmgs: Runner, database: Path, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     report = _json(result)
     assert report["ok"] is True
-    names = {check["name"] for check in report["checks"]}
-    assert {"integrity_check", "foreign_key_check", "schema_version", "release_row"} <= names
-    assert "fts_integrity:text_bigram" in names
-    assert pmgs("validate", database).returncode == 0
+    figures = {check["name"]: check["figure"] for check in report["checks"]}
+    assert {"quick_check", "foreign_key_check", "schema_version", "release_row"} <= set(figures)
+    assert {"copyright", "source_file_rows", "table_counts", "ipc_valid_revisions"} <= set(figures)
+    assert figures["foreign_key_check"] == "0 violations"
+    assert figures["fts_integrity:text_bigram"].endswith(" rows")
+    assert all(figures.values())
+    human = pmgs("validate", database)
+    assert human.returncode == 0
+    assert "ok   foreign_key_check: 0 violations" in human.stdout
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database" * 100)
     bad = pmgs("validate", junk, "--json")

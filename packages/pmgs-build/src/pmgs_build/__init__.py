@@ -2,7 +2,7 @@
 
 Everything other packages may use is re-exported here and listed in ``__all__``.
 
-* :func:`build_database` — package directory → database file, returning a
+* :func:`build_database` — package directory or ZIP → database file, returning a
   :class:`BuildReport`; raises :class:`BuildError` (with :class:`BuildIssue`\\ s and a stable
   ``code``) and leaves nothing behind when the package cannot be read with certainty.
 * :func:`take_inventory` — the files, release id, reference date and manifest hash of a

@@ -1,9 +1,10 @@
-"""``build_database``: from a PMGS package directory to a finished reference database.
+"""``build_database``: from a PMGS package (directory or ZIP) to a finished reference database.
 
 The steps (ADR 0003): inventory → parse every data group in phase order into a temporary
 SQLite file beside the output (one transaction, batched inserts, no journal) → reference-only
 concepts and release checks → indexes → search indexes → ``ANALYZE`` → foreign-key check →
-logical digest → publish. A database is published only whole: any error (or an interrupt)
+row counts and logical digest → validation (``validate_database``) → publish. A database is
+published only whole: any error, a failed validation (``VALIDATION_FAILED``) or an interrupt
 removes the temporary file and leaves whatever was at ``output`` untouched, and an existing
 output is never overwritten.
 """
@@ -21,11 +22,13 @@ from typing import Any
 
 from pmgs_build.adapters import ADAPTERS, BuildContext, check_ipc_validity
 from pmgs_build.digest import logical_digest
-from pmgs_build.inventory import CSV_GROUPS, Inventory, take_inventory
+from pmgs_build.inventory import CSV_GROUPS, Inventory, inventory_of
 from pmgs_build.issues import BuildError, BuildIssue, IssueCode, IssueLog
 from pmgs_build.model import FileStatus, ProgressEvent
-from pmgs_build.writer import ConceptRegistry, Loader
-from pmgs_core import SCHEMA_VERSION, TABLES, create_indexes, create_schema, rebuild_search_indexes
+from pmgs_build.package import PackageReader, ZipLimits, open_package
+from pmgs_build.validate import BUILD_COUNTS_KEY, encode_build_counts, validate_database
+from pmgs_build.writer import ConceptRegistry, Loader, rebuild_search_indexes
+from pmgs_core import SCHEMA_VERSION, TABLES, create_indexes, create_schema
 
 __all__ = ["BuildReport", "GroupCount", "build_database"]
 
@@ -69,6 +72,8 @@ class BuildReport:
     builder_version: str
     schema_version: int = SCHEMA_VERSION
     phase_seconds: dict[str, float] = field(default_factory=dict)
+    validation: dict[str, Any] | None = None
+    """The :func:`~pmgs_build.validate_database` report of the published bytes."""
 
     @property
     def warning_count(self) -> int:
@@ -93,6 +98,7 @@ class BuildReport:
             "warning_count": self.warning_count,
             "reference_only_concepts": self.reference_only_concepts,
             "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()},
+            "validation": self.validation,
         }
 
 
@@ -145,6 +151,7 @@ class _Build:
         conn: sqlite3.Connection,
         inventory: Inventory,
         progress: Callable[[ProgressEvent], None] | None,
+        package: PackageReader | None = None,
     ) -> None:
         self.conn = conn
         self.inventory = inventory
@@ -153,7 +160,7 @@ class _Build:
         self.loader = Loader(conn)
         self.registry = ConceptRegistry(self.loader)
         self.ctx = BuildContext(
-            self.loader, self.registry, self.log, inventory.reference_date, progress
+            self.loader, self.registry, self.log, inventory.reference_date, progress, package
         )
         self.results: dict[int, tuple[FileStatus, int, int]] = {}
         self.phase_seconds: dict[str, float] = {}
@@ -288,6 +295,7 @@ class _Build:
                 IssueCode.DATABASE_CHECK_FAILED,
                 f"{len(violations)} foreign key violations, first: {violations[0]}",
             )
+        self.record_counts()  # before the digest, which covers it
         started = time.perf_counter()
         self._emit("digest", 0, 1, "steps")
         digest = logical_digest(conn)
@@ -309,6 +317,49 @@ class _Build:
             )
         return dict(sorted(counts.items()))
 
+    def record_counts(self) -> None:
+        """Store what was written (``metadata.build_counts``) for ``validate_database``.
+
+        The figures come from the loader and the adapters, not from SQLite, so validation
+        compares what the builder meant to write with what the file holds.
+        """
+        loader = self.loader
+        loader.flush()
+        tables = {**loader.rows_written, "release": 1}
+        records = {
+            source.id: self.results.get(source.id, ("retained", 0, 0))[1]
+            for source in self.inventory.files
+        }
+        rows = {
+            table: {key: count for key, count in counter.items() if key is not None}
+            for table, counter in loader.rows_by_source.items()
+        }
+        groups = {group: count.to_dict() for group, count in self.group_counts().items()}
+        self.conn.execute(
+            "INSERT INTO metadata (key, value) VALUES (?, ?)",
+            (BUILD_COUNTS_KEY, encode_build_counts(tables, groups, records, rows)),
+        )
+
+
+def _validate(temporary: Path, build: _Build) -> dict[str, Any]:
+    """Run every check of ``validate_database`` on the closed temporary file; raise on failure.
+
+    Returns the report (JSON form), which the build report carries so that setup need not
+    validate the same bytes a second time.
+    """
+    started = time.perf_counter()
+    build._emit("validate", 0, 1, "steps")
+    report = validate_database(temporary, writable=True)
+    build._timed("validate", started)
+    if not report.ok:
+        failed = [check for check in report.checks if not check.ok]
+        raise _fail(
+            IssueCode.VALIDATION_FAILED,
+            f"the database failed {len(failed)} validation check(s): "
+            + "; ".join(f"{c.name} ({c.figure}: {c.detail})" for c in failed),
+        )
+    return report.to_dict()
+
 
 def _warning_counts(conn: sqlite3.Connection) -> dict[str, int]:
     rows = conn.execute(
@@ -324,8 +375,12 @@ def build_database(
     *,
     release: str | None = None,
     progress: Callable[[ProgressEvent], None] | None = None,
+    zip_limits: ZipLimits | None = None,
 ) -> BuildReport:
     """Build the reference database of the package at ``source`` into the new file ``output``.
+
+    ``source`` is the release directory or the ZIP as downloaded, read in place through one
+    open archive that is closed when the build ends (``zip_limits`` overrides its bounds).
 
     ``release`` overrides the release id taken from the directory name (``JPPM`` + digits).
     ``progress`` receives :class:`ProgressEvent`\\ s. Raises :class:`BuildError` (with every
@@ -337,7 +392,12 @@ def build_database(
     source_path = Path(os.path.abspath(source))
     _check_output(output_path, source_path)
     inventory_started = time.perf_counter()
-    inventory = take_inventory(source_path, release=release, progress=progress)
+    package = open_package(source_path, zip_limits=zip_limits)
+    try:
+        inventory = inventory_of(package, release=release, progress=progress)
+    except BaseException:
+        package.close()
+        raise
     inventory_seconds = time.perf_counter() - inventory_started
     temporary = output_path.with_name(f".{output_path.name}.tmp-{os.getpid()}")
     temporary.unlink(missing_ok=True)
@@ -349,7 +409,7 @@ def build_database(
             conn.execute("PRAGMA cache_size = -131072")
             conn.execute("PRAGMA temp_store = MEMORY")
             create_schema(conn)
-            build = _Build(conn, inventory, progress)
+            build = _Build(conn, inventory, progress, package)
             build.phase_seconds["inventory"] = inventory_seconds
             conn.execute("BEGIN")
             build.parse()
@@ -364,11 +424,14 @@ def build_database(
             conn.execute("PRAGMA journal_mode = DELETE")
         finally:
             conn.close()
+        validation = _validate(temporary, build)
         database_bytes = temporary.stat().st_size
         _publish(temporary, output_path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    finally:
+        package.close()
     seconds = time.perf_counter() - started
     report = BuildReport(
         release=inventory.release_id,
@@ -384,6 +447,7 @@ def build_database(
         reference_only_concepts=build.registry.reference_only_count,
         builder_version=_builder_version(),
         phase_seconds=build.phase_seconds,
+        validation=validation,
     )
     if progress is not None:
         progress(ProgressEvent("done", None, 1, 1, "steps"))

@@ -6,7 +6,9 @@ after the build to prove the source did not change underneath). It also fixes th
 and the reference date, which every answer of the store cites.
 
 The walk is deterministic (paths sorted by code point) and refuses symbolic links and special
-files outright: a link could make the manifest describe files outside the package.
+files outright: a link could make the manifest describe files outside the package. A ZIP is
+inventoried in place (:mod:`pmgs_build.package`) and gives the same manifest as the tree it
+extracts to: paths relative to the release directory, directory entries ignored.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import hashlib
 import json
 import os
 import re
-import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import Final
 from pmgs_build.adapters import ADAPTERS
 from pmgs_build.issues import BuildError, BuildIssue, IssueCode, IssueLog
 from pmgs_build.model import ProgressEvent, SourceFile
+from pmgs_build.package import Package, ZipLimits, open_package
 
 __all__ = [
     "CLASSIFICATION_GROUPS",
@@ -33,6 +35,7 @@ __all__ = [
     "KNOWN_GROUPS",
     "Inventory",
     "data_group_of",
+    "inventory_of",
     "take_inventory",
     "validate_release_id",
 ]
@@ -93,13 +96,15 @@ handbooks, explanations and concordances may be dated differently)."""
 
 _RELEASE_RE: Final = re.compile(r"JPPM[0-9]+")
 _NAME_DATE_RE: Final = re.compile(r"_([0-9]{8})\.csv", re.IGNORECASE)
-_HASH_CHUNK: Final = 1 << 20
 _UNKNOWN_ROOT_GROUP: Final = "."
 
 
 @dataclass(frozen=True, slots=True)
 class Inventory:
-    """What a package is: its files, release id, reference date and manifest hash."""
+    """What a package is: its files, release id, reference date and manifest hash.
+
+    ``root`` is the release directory, or the ZIP for a package read in place.
+    """
 
     root: Path
     release_id: str
@@ -180,50 +185,6 @@ def _expected_companion(group: str, relative_path: str) -> bool:
     return adapter is not None and relative_path.lower().endswith(adapter.retained_suffixes)
 
 
-def _walk(root: Path, log: IssueLog) -> list[tuple[str, Path, int]]:
-    """Every regular file below ``root`` as (relative POSIX path, path, size)."""
-    found: list[tuple[str, Path, int]] = []
-    pending: list[tuple[Path, str]] = [(root, "")]
-    while pending:
-        directory, prefix = pending.pop()
-        try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError as error:
-            log.error(IssueCode.SOURCE_UNREADABLE, f"cannot list a directory: {error.strerror}")
-            continue
-        for entry in entries:
-            relative = prefix + entry.name
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError as error:
-                log.error(IssueCode.SOURCE_UNREADABLE, f"cannot stat: {error.strerror}", relative)
-                continue
-            if stat.S_ISLNK(info.st_mode):
-                log.error(
-                    IssueCode.SOURCE_SYMLINK,
-                    "symbolic links are refused (the package must be plain files)",
-                    relative,
-                )
-            elif stat.S_ISDIR(info.st_mode):
-                pending.append((Path(entry.path), relative + "/"))
-            elif stat.S_ISREG(info.st_mode):
-                found.append((relative, Path(entry.path), info.st_size))
-            else:
-                log.error(
-                    IssueCode.SOURCE_NOT_REGULAR_FILE, "not a regular file or directory", relative
-                )
-    found.sort(key=lambda item: item[0])
-    return found
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(_HASH_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _reference_date(files: Iterable[SourceFile], log: IssueLog) -> str:
     """The single ``_YYYYMMDD`` of the classification CSV names, as an ISO date."""
     dates: dict[str, str] = {}
@@ -259,29 +220,50 @@ def take_inventory(
     *,
     release: str | None = None,
     progress: Callable[[ProgressEvent], None] | None = None,
+    zip_limits: ZipLimits | None = None,
 ) -> Inventory:
-    """Walk, hash and classify every file of the package at ``source``.
+    """Walk, hash and classify every file of the package at ``source`` (directory or ZIP).
 
-    Raises :class:`BuildError` for a package that cannot be identified with certainty (not a
-    directory, links or special files, no valid release id, no single reference date).
-    Warnings (unknown files) are returned in :attr:`Inventory.warnings`.
+    Raises :class:`BuildError` for a package that cannot be identified with certainty (neither
+    a directory nor a sound ZIP, links or special files, no valid release id, no single
+    reference date). Warnings (unknown files) are returned in :attr:`Inventory.warnings`.
+    ``zip_limits`` overrides the bounds a ZIP must stay within (:mod:`pmgs_build.package`).
     """
-    root = Path(os.path.abspath(source))
+    with open_package(source, zip_limits=zip_limits) as package:
+        return inventory_of(package, release=release, progress=progress)
+
+
+def inventory_of(
+    package: Package,
+    *,
+    release: str | None = None,
+    progress: Callable[[ProgressEvent], None] | None = None,
+) -> Inventory:
+    """The inventory of an opened package (the build keeps it open to parse from it)."""
     log = IssueLog()
-    if not root.is_dir():
+    if release is None and package.kind == "zip" and not _RELEASE_RE.fullmatch(package.top):
         raise BuildError(
-            [BuildIssue("error", IssueCode.SOURCE_NOT_DIRECTORY, "the source is not a directory")]
+            [
+                BuildIssue(
+                    "error",
+                    IssueCode.ZIP_LAYOUT_INVALID,
+                    f"the archive's top directory {package.top!r} is not a release directory "
+                    "(JPPM followed by digits); name the release to build it anyway",
+                    package.top,
+                )
+            ]
         )
-    release_id = validate_release_id(release if release is not None else root.name)
-    entries = _walk(root, log)
+    release_id = validate_release_id(release if release is not None else package.top)
+    entries = package.entries(log)
     log.raise_if_errors()
-    total_bytes = sum(size for _, _, size in entries)
+    total_bytes = sum(entry.bytes for entry in entries)
     done_bytes = 0
     files: list[SourceFile] = []
-    for number, (relative, path, size) in enumerate(entries, start=1):
+    for number, entry in enumerate(entries, start=1):
+        relative = entry.path
         group = data_group_of(relative)
         try:
-            digest = _sha256(path)
+            digest, size = package.hash(entry)
         except OSError as error:
             log.error(IssueCode.SOURCE_UNREADABLE, f"cannot read: {error.strerror}", relative)
             continue
@@ -298,8 +280,10 @@ def take_inventory(
                 f"not a {ADAPTERS[group].suffix} file of data group {group}; retained unparsed",
                 relative,
             )
-        files.append(SourceFile(number, relative, path, size, digest, group, parser))
-        done_bytes += size
+        files.append(
+            SourceFile(number, relative, entry.absolute, size, digest, group, parser, entry.member)
+        )
+        done_bytes += entry.bytes
         if progress is not None:
             progress(ProgressEvent("inventory", group, done_bytes, total_bytes, "bytes"))
     log.raise_if_errors()
@@ -307,7 +291,7 @@ def take_inventory(
     log.raise_if_errors()
     manifest = manifest_text(files)
     return Inventory(
-        root=root,
+        root=package.path,
         release_id=release_id,
         reference_date=reference_date,
         files=tuple(files),

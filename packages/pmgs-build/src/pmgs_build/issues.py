@@ -210,6 +210,9 @@ class IssueCode:
     HTML_RECOVERY_USED: Final = "HTML_RECOVERY_USED"
     """Warning (once per file): the HTML parser had to recover from markup errors (unclosed
     tags); the table was still read cell by cell."""
+    HTML_CP932_FALLBACK: Final = "HTML_CP932_FALLBACK"
+    """Warning: a page declared Shift_JIS held CP932-only characters (Windows-31J, the
+    superset Japanese Windows tools write) and was decoded as CP932."""
     HTML_UNREADABLE: Final = "HTML_UNREADABLE"
     """Error: an HTML file that cannot be decoded or holds no table."""
     HTML_TABLE_INVALID: Final = "HTML_TABLE_INVALID"

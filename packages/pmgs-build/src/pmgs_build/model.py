@@ -19,6 +19,11 @@ class SourceFile:
     ``source_file.id``: every row of the database points back at it. ``parser`` is the
     adapter that will read the file, or None when the file is only retained (its group has
     no adapter yet, or it is not of its group's format).
+
+    For a package read from its ZIP, ``absolute`` is the archive and ``member`` the member's
+    full name in it (``JPPM…/FI/FI/….csv``); ``path`` is the same either way, so the manifest
+    of a ZIP equals the manifest of the tree it extracts to. Only the build's package reader
+    (``BuildContext.read_bytes``) knows how to open either.
     """
 
     id: int
@@ -28,6 +33,7 @@ class SourceFile:
     sha256: str
     data_group: str
     parser: str | None
+    member: str | None = None
 
     @property
     def name(self) -> str:
@@ -40,7 +46,7 @@ class ProgressEvent:
     """A progress report of a running build, for progress bars and logs.
 
     ``phase`` is one of ``inventory``, ``parse``, ``finalize``, ``index``, ``search_index``,
-    ``analyze``, ``digest``, ``done``. ``data_group`` is set while a group is parsed.
+    ``analyze``, ``digest``, ``validate``, ``done``. ``data_group`` is set while a group is parsed.
     ``done``/``total`` count ``unit``s (``files``, ``bytes``, ``rows`` or ``steps``); ``total``
     is None when it is not known in advance.
     """

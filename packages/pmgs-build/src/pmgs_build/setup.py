@@ -30,10 +30,8 @@ import json
 import os
 import secrets
 import shutil
-import stat
 import sys
 import time
-import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -77,6 +75,7 @@ SETUP_STAGES: Final = (
     "reinventory",
     "validate",
     "self_check",
+    "doctor",
     "promote",
     "switch",
     "report",
@@ -85,7 +84,8 @@ SETUP_STAGES: Final = (
 
 FREE_SPACE_FACTOR: Final = 3
 FREE_SPACE_RESERVE: Final = 1 << 30
-"""Setup needs ``3 × source bytes + 1 GiB`` free (plus the source bytes again for a ZIP).
+"""Setup needs ``3 × source bytes + 1 GiB`` free, for a directory and a ZIP alike: a ZIP is
+read in place (ADR 0006), never extracted, so it needs no room for a copy of the package.
 
 The database of a real package is about half its source size and the build needs roughly
 the database twice (the file and SQLite's temporary index sort space); three times the source
@@ -148,6 +148,9 @@ class SetupReport:
     build: dict[str, Any] | None = None
     validation: dict[str, Any] | None = None
     self_check: dict[str, Any] | None = None
+    doctor: dict[str, Any] | None = None
+    """What the caller's ``doctor`` check (an MCP session against the staged database, from
+    ``pmgs setup``) reported, or None when no check was given."""
     run_report: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -172,6 +175,7 @@ class SetupReport:
             "build": self.build,
             "validation": self.validation,
             "self_check": self.self_check,
+            "doctor": self.doctor,
             "run_report": self.run_report,
         }
 
@@ -188,10 +192,10 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def required_free_bytes(source_bytes: int, *, zipped: bool = False) -> int:
-    """The free space setup insists on (see :data:`FREE_SPACE_FACTOR`)."""
-    extra = source_bytes if zipped else 0
-    return FREE_SPACE_FACTOR * source_bytes + FREE_SPACE_RESERVE + extra
+def required_free_bytes(source_bytes: int) -> int:
+    """The free space setup insists on (see :data:`FREE_SPACE_FACTOR`); ``source_bytes`` is
+    the uncompressed size of the package's files."""
+    return FREE_SPACE_FACTOR * source_bytes + FREE_SPACE_RESERVE
 
 
 def _pause(stage: str) -> None:
@@ -254,51 +258,6 @@ def _unlock_file(handle: IO[str]) -> None:
             import fcntl
 
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-
-def _zip_members(archive: Path) -> tuple[int, int]:
-    """Check every member name of a ZIP and return (files, uncompressed bytes).
-
-    Absolute names, ``..``, drive letters, backslashes and links are refused: extraction
-    must not write outside the staging directory.
-    """
-    try:
-        with zipfile.ZipFile(archive) as zf:
-            files = total = 0
-            for info in zf.infolist():
-                name = info.filename
-                parts = name.split("/")
-                if (
-                    name.startswith("/")
-                    or "\\" in name
-                    or "\x00" in name
-                    or (len(name) > 1 and name[1] == ":")
-                    or any(part in {"..", "."} for part in parts)
-                ):
-                    raise SetupError(
-                        "SOURCE_INVALID", "the ZIP has an unsafe member name", stage="inventory"
-                    )
-                mode = info.external_attr >> 16
-                if stat.S_ISLNK(mode):
-                    raise SetupError(
-                        "SOURCE_INVALID", "the ZIP contains a symbolic link", stage="inventory"
-                    )
-                if not info.is_dir():
-                    files += 1
-                    total += info.file_size
-            return files, total
-    except zipfile.BadZipFile:
-        raise SetupError(
-            "SOURCE_INVALID", "the file is not a ZIP archive", stage="inventory"
-        ) from None
-
-
-def _package_root(directory: Path) -> Path:
-    """The release directory inside an extracted ZIP (the archive may wrap it in one folder)."""
-    entries = [p for p in directory.iterdir() if not p.name.startswith("__MACOSX")]
-    if len(entries) == 1 and entries[0].is_dir() and not (directory / "COPYRGHT").exists():
-        return entries[0]
-    return directory
 
 
 def _inventory(source: Path, release: str | None, stage: str) -> Inventory:
@@ -443,6 +402,26 @@ def _self_check(database: Path, inventory: Inventory) -> dict[str, Any]:
         ) from None
 
 
+def _run_doctor(doctor: Callable[[Path], dict[str, Any]], database: Path) -> dict[str, Any]:
+    try:
+        report = doctor(database)
+    except Exception as exc:  # the caller's check must not leave a half-done setup
+        raise SetupError(
+            "DOCTOR_FAILED",
+            "the doctor check of the new database raised an error",
+            stage="doctor",
+            details={"error": type(exc).__name__},
+        ) from None
+    if report.get("status") not in {"ok", "skipped"}:
+        raise SetupError(
+            "DOCTOR_FAILED",
+            "the new database failed its doctor check",
+            stage="doctor",
+            details={"doctor": report},
+        )
+    return report
+
+
 # ---------------------------------------------------------------------------- transaction
 
 
@@ -507,6 +486,7 @@ def setup_release(
     dry_run: bool = False,
     progress: Callable[[ProgressEvent], None] | None = None,
     on_stage: Callable[[str], None] | None = None,
+    doctor: Callable[[Path], dict[str, Any]] | None = None,
 ) -> SetupReport:
     """Install the package at ``source`` (a directory or a ZIP) as the current reference.
 
@@ -515,6 +495,11 @@ def setup_release(
     ``already_ready`` (the pointer already names a verified database of this source; nothing
     was written) or ``dry_run``. Raises :class:`SetupError`; then ``state/current.json`` and
     every database are exactly as before and the staging directory is gone.
+
+    ``doctor``, when given, is called with the staged database after the self-check and
+    before promotion, and must return a report whose ``status`` is ``"ok"`` (or ``"skipped"``,
+    when it had nothing to check with); anything else stops the setup (``DOCTOR_FAILED``). ``pmgs setup`` passes one that talks MCP over stdio to
+    a real server on the staged file: pmgs-build itself knows nothing of MCP.
     """
     root = Path(os.path.abspath(data_dir))
     source_path = Path(os.path.abspath(source))
@@ -540,6 +525,7 @@ def setup_release(
                 release=release,
                 staging=staging,
                 progress=progress,
+                doctor=doctor,
             )
         except SetupError as exc:
             run.stage_seconds[run.stage] = run.stage_seconds.get(run.stage, 0.0)
@@ -554,14 +540,9 @@ def setup_release(
 
 def _dry_run(root: Path, source_path: Path, zipped: bool, release: str | None) -> SetupReport:
     """Inventory only; nothing is written (not even the data directory)."""
-    if zipped:
-        files, total = _zip_members(source_path)
-        sha = file_sha256(source_path)
-        release_id, reference_date = release or source_path.stem, ""
-    else:
-        inventory = _inventory(source_path, release, "inventory")
-        files, total, sha = len(inventory.files), inventory.total_bytes, inventory.manifest_sha256
-        release_id, reference_date = inventory.release_id, inventory.reference_date
+    inventory = _inventory(source_path, release, "inventory")
+    files, total, sha = len(inventory.files), inventory.total_bytes, inventory.manifest_sha256
+    release_id, reference_date = inventory.release_id, inventory.reference_date
     probe = root
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
@@ -578,7 +559,7 @@ def _dry_run(root: Path, source_path: Path, zipped: bool, release: str | None) -
         source_files=files,
         source_bytes=total,
         free_bytes=free,
-        required_free_bytes=required_free_bytes(total, zipped=zipped),
+        required_free_bytes=required_free_bytes(total),
         previous=previous,
     )
 
@@ -591,27 +572,12 @@ def _transaction(
     release: str | None,
     staging: Path,
     progress: Callable[[ProgressEvent], None] | None,
+    doctor: Callable[[Path], dict[str, Any]] | None,
 ) -> SetupReport:
     run.enter("inventory")
-    zip_sha: str | None = None
+    # A ZIP is read in place by the inventory and the build alike (ADR 0006): nothing is
+    # extracted, so its hostile members are refused by the checks, never written anywhere.
     package = source_path
-    if zipped:
-        _files, total = _zip_members(source_path)
-        free = shutil.disk_usage(root).free
-        needed = required_free_bytes(total, zipped=True)
-        if free < needed:
-            raise SetupError(
-                "INSUFFICIENT_SPACE",
-                "not enough free space in the data directory",
-                stage="free_space",
-                details={"free_bytes": free, "required_free_bytes": needed},
-            )
-        zip_sha = file_sha256(source_path)
-        extracted = staging / "source"
-        extracted.mkdir()
-        with zipfile.ZipFile(source_path) as zf:
-            zf.extractall(extracted)
-        package = _package_root(extracted)
     inventory = _inventory(package, release, "inventory")
     try:
         current = read_current_pointer(root)
@@ -624,7 +590,7 @@ def _transaction(
         "source_sha256": inventory.manifest_sha256,
         "source_files": len(inventory.files),
         "source_bytes": inventory.total_bytes,
-        "required_free_bytes": required_free_bytes(inventory.total_bytes, zipped=zipped),
+        "required_free_bytes": required_free_bytes(inventory.total_bytes),
         "previous": _pointer_json(current),
     }
 
@@ -660,6 +626,7 @@ def _transaction(
     build_info: dict[str, Any] | None = None
     validation: dict[str, Any] | None = None
     self_check: dict[str, Any] | None = None
+    doctor_report: dict[str, Any] | None = None
     if reuse is not None:
         status: SetupStatus = "reused"
         final_path, database_sha = reuse
@@ -691,10 +658,11 @@ def _transaction(
             ) from None
         build_info = build_report.to_dict()
         build_info.pop("output", None)
+        build_info.pop("validation", None)  # reported once, under "validation"
 
         run.enter("reinventory")
-        if zip_sha is not None and file_sha256(source_path) != zip_sha:
-            raise SetupError("SOURCE_CHANGED", "the ZIP changed during setup", stage="reinventory")
+        # The manifest covers every member's bytes, so it proves a ZIP unchanged as well as
+        # a directory; the archive's own bytes (timestamps, order) do not matter.
         again = _inventory(package, inventory.release_id, "reinventory")
         if (
             again.manifest_sha256 != inventory.manifest_sha256
@@ -705,19 +673,28 @@ def _transaction(
             )
 
         run.enter("validate")
-        checked = validate_database(built, writable=True)
-        validation = checked.to_dict()
-        if not checked.ok:
-            raise SetupError(
-                "VALIDATION_FAILED",
-                "the new database failed validation",
-                stage="validate",
-                details={"failed": checked.failed},
-            )
+        # build_database validated these very bytes before publishing them into staging (it
+        # never publishes a file that fails), so its report stands; validating again would
+        # cost as much as the build's own validation.
+        validation = build_report.validation
+        if validation is None or not validation.get("ok"):
+            checked = validate_database(built, writable=True)
+            validation = checked.to_dict()
+            if not checked.ok:
+                raise SetupError(
+                    "VALIDATION_FAILED",
+                    "the new database failed validation",
+                    stage="validate",
+                    details={"failed": checked.failed},
+                )
         _pause("validated")
 
         run.enter("self_check")
         self_check = _self_check(built, inventory)
+
+        if doctor is not None:
+            run.enter("doctor")
+            doctor_report = _run_doctor(doctor, built)
 
         run.enter("promote")
         database_sha = file_sha256(built)
@@ -765,6 +742,7 @@ def _transaction(
         build=build_info,
         validation=validation,
         self_check=self_check,
+        doctor=doctor_report,
         **base,
     )
     with suppress(OSError):

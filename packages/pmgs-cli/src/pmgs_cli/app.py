@@ -70,7 +70,9 @@ class _PluginCommand(click.Command):
         )
 
     def get_short_help_str(self, limit: int = 45) -> str:
-        return click.utils.make_default_short_help(_plugin_summary(self._ep), limit)
+        if self.help is None:
+            self.help = _plugin_summary(self._ep)
+        return super().get_short_help_str(limit)
 
 
 def _plugin_command(ep: EntryPoint) -> click.Command:

@@ -1,19 +1,87 @@
-"""Placeholder: being written (issue 5)."""
+"""``FTERM/ADD_CODE`` and ``_E``: the additional-code tables, one document per file and language.
+
+Columns: theme code, additional code, description (header ``テーマコード, 付加コード, 説明`` /
+``Theme code, Additional code, Description``). Every data row is a segment of
+``fterm_additional_code:{lang}:{file stem}`` (heading = theme, text type ``additional_code``,
+body ``ZA01 description``), and the document names each theme it lists as a ``subject``. A
+theme that ``FTERM/THEME`` does not define becomes a reference-only concept, as themes named
+by explanations do.
+
+An English description that is literally ``(Not Translated)`` stays in the body as it is, like
+every other document segment: it is what the page says about that code, and a segment is
+kept per row so that the ja and en documents stay row for row alike.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import PurePosixPath
+from typing import Final
 
 from pmgs_build.adapters.base import BuildContext, FileResult
+from pmgs_build.adapters.html_table import read_html_table
+from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
+from pmgs_core import InvalidCodeError, parse_code
 
-__all__ = ["additional_code_parser"]
+__all__ = ["ADD_CODE_HEADERS", "additional_code_parser"]
+
+ADD_CODE_HEADERS: Final = {
+    "ja": ("テーマコード", "付加コード", "説明"),
+    "en": ("Theme code", "Additional code", "Description"),
+}
+"""The header row of the additional-code tables, per language."""
+
+_TEXT_TYPE: Final = "additional_code"
+_TITLES: Final = {"ja": "付加コード {stem}", "en": "Additional codes {stem}"}
+
+
+def _theme(text: str) -> str | None:
+    """The theme code of a first cell, or None when the cell is not exactly a theme."""
+    try:
+        parsed = parse_code("fterm", text)
+    except InvalidCodeError:
+        return None
+    return parsed.canonical if parsed.kind == "theme" else None
 
 
 def additional_code_parser(language: str) -> Callable[[BuildContext, SourceFile], FileResult]:
     """The parser of ``FTERM/ADD_CODE`` (ja) or ``FTERM/ADD_CODE_E`` (en)."""
+    header = ADD_CODE_HEADERS[language]
+    title = _TITLES[language]
 
     def parse(ctx: BuildContext, source: SourceFile) -> FileResult:
-        raise NotImplementedError(language)
+        table = read_html_table(ctx, source, header)
+        if table is None:
+            return FileResult()
+        stem = PurePosixPath(source.path).stem
+        document = ctx.document(
+            f"fterm_additional_code:{language}:{stem}",
+            "fterm_additional_code",
+            language,
+            title.format(stem=stem),
+            source=source,
+            locator="table-row:1",
+        )
+        for row in table.rows:
+            locator = row.locator
+            theme_cell, code, description = row.cells
+            theme = _theme(theme_cell)
+            if theme is None:
+                shown = theme_cell if len(theme_cell) <= 40 else theme_cell[:40] + "…"
+                ctx.log.error(
+                    IssueCode.ADD_CODE_ROW_INVALID,
+                    f"first cell {shown!r} is not a theme code",
+                    source.path,
+                    locator,
+                )
+                continue
+            concept = ctx.registry.reference(
+                "fterm", "", theme, "theme", source_file_id=source.id, locator=locator
+            )
+            ctx.add_link(document, concept, "subject", source, locator)
+            body = " ".join(part for part in (code, description) if part)
+            ctx.add_segment(document, theme, _TEXT_TYPE, body, source=source, locator=locator)
+        return FileResult(table.records)
 
     return parse

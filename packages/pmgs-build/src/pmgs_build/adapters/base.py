@@ -16,6 +16,7 @@ from typing import BinaryIO, Final
 
 from pmgs_build.issues import IssueCode, IssueLog
 from pmgs_build.model import ProgressEvent, SourceFile
+from pmgs_build.package import FILE_READER, PackageReader
 from pmgs_build.writer import ConceptRegistry, Loader
 from pmgs_core import InvalidCodeError, parse_code
 
@@ -101,6 +102,9 @@ class SharedState:
         default_factory=dict
     )
     """(code, version) → (revision id, level, valid from, valid to) of the current edition."""
+    fi_revision_subclasses: set[str] = field(default_factory=set)
+    """Subclasses whose ``FI/FI_KAISEI_DOC`` XML was read (each has a ``fi_revision``
+    document); empty when the package has no revision XML, so links are not checked."""
 
 
 class BuildContext:
@@ -113,8 +117,10 @@ class BuildContext:
         log: IssueLog,
         reference_date: str,
         progress: Callable[[ProgressEvent], None] | None = None,
+        package: PackageReader | None = None,
     ) -> None:
         self.loader = loader
+        self.package: PackageReader = package if package is not None else FILE_READER
         self.registry = registry
         self.log = log
         self.reference_date = reference_date
@@ -132,13 +138,14 @@ class BuildContext:
         """The whole content of a package file, wherever the package lives (directory or ZIP).
 
         Adapters never open ``source.absolute`` themselves: a package read from its ZIP has no
-        file on disk.
+        file on disk. The build gives the context its open package (one open ZIP for the
+        whole build); without one, only files on disk can be read.
         """
-        return source.absolute.read_bytes()
+        return self.package.read_bytes(source)
 
     def open_binary(self, source: SourceFile) -> BinaryIO:
         """A binary stream of a package file (see :meth:`read_bytes`)."""
-        return source.absolute.open("rb")
+        return self.package.open_binary(source)
 
     def progress(self, event: ProgressEvent) -> None:
         """Report progress, if anybody listens."""

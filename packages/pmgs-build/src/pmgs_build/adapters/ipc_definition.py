@@ -1,22 +1,331 @@
-"""Placeholder: being written (issue 5)."""
+"""``REFERENCE/IPC_TEIGI``: the IPC definition PDFs, one document per code, one segment per page.
+
+The code comes from the file name alone (``pmgs_core.ipc_code_from_pdf_name``); the text is
+what pdfium extracts per page, with only ``\\r\\n`` turned into ``\\n``. A page without text is
+a warning and no segment, and the pages after it keep their numbers, because users cite pages.
+
+Extraction is the one CPU-heavy step of the document groups (5,906 files, ≈527 MB), so it runs
+in a process pool (ADR 0007). The pool only ever sees bytes: the main process reads each file
+(the package may be a ZIP), sends it, and takes the results back strictly in input order, so
+ids, rows and warnings do not depend on which worker finishes first. Every database write
+stays in the main process. A worker that dies takes its pool with it; the unfinished files are
+then re-read one at a time in a fresh process, so that the crash is pinned on the file that
+caused it and the build never waits on a dead worker.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import logging
+import multiprocessing
+import os
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Final
+
+import pypdfium2 as pdfium  # type: ignore[import-untyped]  # ships no py.typed marker
 
 from pmgs_build.adapters.base import BuildContext, FileResult
+from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
+from pmgs_core import ClassificationCode, InvalidCodeError, ipc_code_from_pdf_name
 
-__all__ = ["parse_ipc_definition", "parse_ipc_definitions"]
+__all__ = [
+    "POOL_MIN_FILES",
+    "available_cores",
+    "extract_pages",
+    "parse_ipc_definition",
+    "parse_ipc_definitions",
+]
+
+POOL_MIN_FILES: Final = 8
+"""Fewer files than this are read in the main process: starting workers costs more."""
+
+IN_FLIGHT_PER_WORKER: Final = 4
+"""Files handed to the pool but not yet written, per worker: enough to keep every worker busy
+while the main process writes, few enough that memory does not grow with the package."""
+
+logger = logging.getLogger("pmgs_build")
+
+_TITLE: Final = "IPC定義 {code}"
+
+Extractor = Callable[[bytes], list[str]]
+"""Bytes of one PDF → the text of each page. Must be picklable (a module-level function)."""
+
+_Outcome = tuple[list[str] | None, str | None]
+"""(page texts, None) or (None, why the file could not be read)."""
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its affinity, not the machine's total)."""
+    count: int | None
+    if sys.version_info >= (3, 13):
+        count = os.process_cpu_count()
+    elif hasattr(os, "sched_getaffinity"):
+        count = len(os.sched_getaffinity(0))
+    else:
+        count = os.cpu_count()
+    return max(1, count or 1)
+
+
+def extract_pages(data: bytes) -> list[str]:
+    """The text of every page of a PDF, as pdfium extracts it (raises ``PdfiumError``)."""
+    document = pdfium.PdfDocument(data)
+    try:
+        texts: list[str] = []
+        for index in range(len(document)):
+            page = document[index]
+            try:
+                textpage = page.get_textpage()
+                try:
+                    texts.append(textpage.get_text_range())
+                finally:
+                    textpage.close()
+            finally:
+                page.close()
+        return texts
+    finally:
+        document.close()
+
+
+def _ping() -> bool:
+    """A task that needs nothing but a started worker."""
+    return True
+
+
+def _succeeded(future: Future[_Outcome]) -> bool:
+    return future.done() and not future.cancelled() and future.exception() is None
+
+
+def _run(extract: Extractor, data: bytes) -> _Outcome:
+    """Extract, turning any failure into a message: library exceptions may not pickle back."""
+    try:
+        return extract(data), None
+    except Exception as error:  # whatever pdfium raises, the file cannot be read
+        return None, f"{type(error).__name__}: {error}"
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A file on its way through the window, in input order."""
+
+    source: SourceFile
+    code: ClassificationCode | None
+    name_error: str | None
+    data: bytes | None = None
+    future: Future[_Outcome] | None = None
+
+
+def _code_of(source: SourceFile) -> tuple[ClassificationCode | None, str | None]:
+    try:
+        return ipc_code_from_pdf_name(source.name), None
+    except InvalidCodeError as error:
+        return None, str(error)
+
+
+class _Pool:
+    """A spawn-context process pool that survives a dying worker (see :meth:`result`).
+
+    Spawn, not fork: the parent holds an open SQLite connection (and possibly threads), which
+    a forked child would inherit in an undefined state. Spawned workers import the parent's
+    main module; when that fails (a script read from stdin, or one that builds at import time
+    without an ``if __name__ == "__main__"`` guard), no worker can run at all, and the text is
+    then extracted in this process instead of failing every file.
+    """
+
+    def __init__(self, workers: int, extract: Extractor) -> None:
+        self._workers = workers
+        self._extract = extract
+        self._context = multiprocessing.get_context("spawn")
+        self._executor: ProcessPoolExecutor | None = self._new(workers)
+
+    def _new(self, workers: int) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=workers, mp_context=self._context)
+
+    def submit(self, data: bytes) -> Future[_Outcome]:
+        future: Future[_Outcome]
+        if self._executor is None:
+            future = Future()
+            future.set_result(_run(self._extract, data))
+            return future
+        try:
+            return self._executor.submit(_run, self._extract, data)
+        except BrokenProcessPool as error:
+            future = Future()
+            future.set_exception(error)
+            return future
+
+    def result(self, head: _Pending, window: deque[_Pending]) -> _Outcome:
+        """The head's outcome, also after a crash of any worker.
+
+        A dead worker breaks the whole pool, and every unfinished future fails alike. So each
+        unfinished file of the window is then read again, one at a time, in a single fresh
+        worker: a crash there lands on the file that caused it, and the others are kept.
+        """
+        if head.future is None:
+            raise ValueError("the head of the window was never submitted")
+        try:
+            return head.future.result()
+        except BrokenProcessPool:
+            pass
+        self.close()  # waits until every future of the broken pool is settled
+        first = self._new(1)
+        alone: ProcessPoolExecutor | None = first
+        try:
+            first.submit(_ping).result()
+        except BrokenProcessPool:
+            logger.warning(
+                "PDF text workers cannot start (is the main module importable, its work under "
+                "`if __name__ == '__main__'`?); extracting in this process"
+            )
+            first.shutdown(wait=True, cancel_futures=True)
+            alone = None
+        for pending in window:
+            if pending.future is None or pending.data is None or _succeeded(pending.future):
+                continue
+            if alone is None:
+                outcome = _run(self._extract, pending.data)
+            else:
+                try:
+                    outcome = alone.submit(_run, self._extract, pending.data).result()
+                except BrokenProcessPool:
+                    outcome = (None, "the text extractor's process died while reading this file")
+                    alone.shutdown(wait=True, cancel_futures=True)
+                    alone = self._new(1)
+            pending.future = Future()
+            pending.future.set_result(outcome)
+        if alone is None:
+            self._executor = None
+        else:
+            alone.shutdown(wait=True, cancel_futures=True)
+            self._executor = self._new(self._workers)
+        return head.future.result()
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _write(
+    ctx: BuildContext,
+    pending: _Pending,
+    outcome: _Outcome | None,
+    codes: dict[str, str],
+) -> FileResult:
+    """Report and write one file; called in input order only."""
+    source, code = pending.source, pending.code
+    if code is None:
+        ctx.log.error(
+            IssueCode.PDF_NAME_INVALID,
+            f"the file name does not spell an IPC code: {pending.name_error}",
+            source.path,
+        )
+        return FileResult()
+    canonical = code.canonical
+    first = codes.setdefault(canonical, source.path)
+    if first != source.path:
+        ctx.log.error(
+            IssueCode.PDF_NAME_INVALID,
+            f"the file name spells {canonical}, as {first} already does",
+            source.path,
+        )
+        return FileResult()
+    texts, problem = outcome if outcome is not None else (None, "not read")
+    if texts is None:
+        ctx.log.error(IssueCode.PDF_UNREADABLE, f"cannot read the PDF: {problem}", source.path)
+        return FileResult()
+    if not texts:
+        ctx.log.error(IssueCode.PDF_UNREADABLE, "the PDF has no pages", source.path)
+        return FileResult()
+    document = ctx.document(
+        f"ipc_definition:{canonical}",
+        "ipc_definition",
+        "ja",
+        _TITLE.format(code=canonical),
+        source=source,
+        locator="page:1",
+    )
+    concept = ctx.registry.reference(
+        "ipc", "8U", canonical, code.kind, source_file_id=source.id, locator="page:1"
+    )
+    ctx.add_link(document, concept, "subject", source, "page:1")
+    for number, text in enumerate(texts, start=1):
+        locator = f"page:{number}"
+        if not text.strip():
+            ctx.log.warning(
+                IssueCode.PDF_EMPTY_PAGE,
+                f"page {number} has no extractable text",
+                source.path,
+                locator,
+            )
+            continue
+        ctx.add_segment(
+            document,
+            canonical,
+            None,
+            text.replace("\r\n", "\n"),
+            source=source,
+            locator=locator,
+            page=number,
+        )
+    return FileResult(len(texts))
 
 
 def parse_ipc_definition(ctx: BuildContext, source: SourceFile) -> FileResult:
-    """Read one ``REFERENCE/IPC_TEIGI/*.pdf``."""
-    raise NotImplementedError
+    """Read one ``REFERENCE/IPC_TEIGI/*.pdf`` in this process."""
+    results = parse_ipc_definitions(ctx, [source], pool_min_files=2)
+    return next(results)[1]
 
 
 def parse_ipc_definitions(
-    ctx: BuildContext, sources: Sequence[SourceFile]
+    ctx: BuildContext,
+    sources: Sequence[SourceFile],
+    *,
+    workers: int | None = None,
+    pool_min_files: int | None = None,
+    extract: Extractor = extract_pages,
 ) -> Iterator[tuple[SourceFile, FileResult]]:
-    """Read every definition PDF, extracting text in a process pool."""
-    raise NotImplementedError
+    """Read every definition PDF, extracting text in a process pool; yield in input order.
+
+    ``workers`` (default: the usable cores, :func:`available_cores`) sizes the pool;
+    ``pool_min_files`` (default :data:`POOL_MIN_FILES`) is the count from which the pool is
+    used at all; ``extract`` replaces pdfium (it must be picklable), for tests.
+    """
+    codes: dict[str, str] = {}
+    threshold = POOL_MIN_FILES if pool_min_files is None else pool_min_files
+    if len(sources) < threshold:
+        for source in sources:
+            code, name_error = _code_of(source)
+            pending = _Pending(source, code, name_error)
+            outcome = None if code is None else _run(extract, ctx.read_bytes(source))
+            yield source, _write(ctx, pending, outcome, codes)
+        return
+    count = available_cores() if workers is None else workers
+    count = max(1, min(count, len(sources)))
+    limit = count * IN_FLIGHT_PER_WORKER
+    pool = _Pool(count, extract)
+    window: deque[_Pending] = deque()
+    try:
+
+        def finish() -> tuple[SourceFile, FileResult]:
+            head = window[0]
+            outcome = None if head.future is None else pool.result(head, window)
+            window.popleft()
+            return head.source, _write(ctx, head, outcome, codes)
+
+        for source in sources:
+            code, name_error = _code_of(source)
+            pending = _Pending(source, code, name_error)
+            if code is not None:
+                pending.data = ctx.read_bytes(source)
+                pending.future = pool.submit(pending.data)
+            window.append(pending)
+            while len(window) >= limit:
+                yield finish()
+        while window:
+            yield finish()
+    finally:
+        pool.close()

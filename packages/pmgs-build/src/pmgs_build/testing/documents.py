@@ -174,6 +174,17 @@ def _html_page(
     return LINE_END.join(lines) + LINE_END
 
 
+def _lines(chunk: str) -> list[str]:
+    """A page's text in lines of :data:`LINE_CHARS`, a last line of one character joined to
+    the line before: pdfium does not extract a text line of a single CJK character, so such a
+    line would make the planted page text differ from what any reader gets back."""
+    lines = [chunk[i : i + LINE_CHARS] for i in range(0, len(chunk), LINE_CHARS)]
+    if len(lines) > 1 and len(lines[-1]) == 1:
+        last = lines.pop()
+        lines[-1] += last
+    return lines
+
+
 class DocumentWriter:
     """Writes the document groups of one package and tallies them.
 
@@ -436,9 +447,11 @@ class DocumentWriter:
         position = 0
         while position < len(text):
             cap = rng.randint(*cap_range)
+            if len(text) - (position + cap) == 1:
+                cap += 1  # never a last page of one character (see _lines)
             chunk = text[position : position + cap]
             position += cap
-            pages.append([chunk[i : i + LINE_CHARS] for i in range(0, len(chunk), LINE_CHARS)])
+            pages.append(_lines(chunk))
         empty_at: int | None = None
         if self.with_quirks:
             if code.canonical == "G06F":

@@ -310,7 +310,8 @@ class ExpectedCounts:
       pages *with* text: a page without text is a warning, not a segment, and the other pages
       keep their page numbers); ``relations['amended_to']`` = non-empty ``<trans>`` + IPC_KAISEI
       rows; ``reference_only[('fi', '')]`` adds the deleted FI codes named only by revision
-      XML; ``warnings`` gets ``HTML_RECOVERY_USED`` (files) and ``PDF_EMPTY_PAGE`` (pages).
+      XML; ``warnings`` gets ``HTML_RECOVERY_USED`` (files), ``PDF_EMPTY_PAGE`` (pages) and
+      ``XML_CP932_FALLBACK`` (the one CP932-only XML file, with quirks).
     """
 
     canonical_concepts: dict[tuple[str, str], int]
@@ -1397,6 +1398,7 @@ class _Writer:
         self.reference_only[("fi", "")] += counts.fi_revision_historical_codes
         self.warnings["HTML_RECOVERY_USED"] = len(counts.html_recovery_files)
         self.warnings["PDF_EMPTY_PAGE"] = counts.pdf_empty_pages
+        self.warnings["XML_CP932_FALLBACK"] = counts.cp932_files
         for name, value in docs.examples.items():
             self.examples.setdefault(name, value)
 
@@ -1431,6 +1433,7 @@ class _Writer:
                     else {
                         "HTML_RECOVERY_USED": self.warnings["HTML_RECOVERY_USED"],
                         "PDF_EMPTY_PAGE": self.warnings["PDF_EMPTY_PAGE"],
+                        "XML_CP932_FALLBACK": self.warnings["XML_CP932_FALLBACK"],
                     }
                 ),
             },

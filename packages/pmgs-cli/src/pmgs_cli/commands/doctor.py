@@ -104,6 +104,33 @@ def _mcp_stage(
     mcp["seconds"] = round(time.monotonic() - started, 3)
 
 
+def mcp_check_database(database: Path, timeout_seconds: float = 30.0) -> dict[str, Any]:
+    """Doctor's MCP stage against one database file, for ``pmgs setup`` before promotion.
+
+    A real server is started on the staged file and asked the same sample queries as the
+    self-check, so a release is never activated that the MCP surface cannot answer from.
+    Returns the stage report; ``status`` is ``ok`` or ``failed`` (with ``code`` and
+    ``stage``). Skipped (``status: skipped``) when no MCP provider is installed.
+    """
+    from pmgs_build import choose_samples
+    from pmgs_core import PMGSQueryError, PMGSStore
+
+    if not _mcp_available():
+        return {"status": "skipped", "reason": "no MCP provider installed"}
+    try:
+        with PMGSStore.open(database) as store:
+            samples = choose_samples(store)
+    except PMGSQueryError as exc:
+        return {"status": "failed", "code": "SAMPLE_SELECTION_FAILED", "stage": exc.code}
+    report: dict[str, Any] = {}
+    try:
+        _mcp_stage(["--db", str(database)], samples, timeout_seconds, report)
+    except _Failed as exc:
+        return {**report.get("mcp", {}), "status": "failed", "code": exc.code, "stage": exc.stage}
+    result: dict[str, Any] = report["mcp"]
+    return result
+
+
 def _run(
     db: Path | None, data_dir: Path | None, timeout_seconds: float, mcp: bool
 ) -> dict[str, Any]:

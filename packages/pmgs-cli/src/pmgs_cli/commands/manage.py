@@ -115,6 +115,13 @@ def _print_setup(report: dict[str, Any], data_dir: Path) -> None:
     help="AI clients to register with (needs pmgs-agentkit).",
 )
 @click.option("--register/--no-register", default=True, show_default=True)
+@click.option(
+    "--mcp-check/--no-mcp-check",
+    default=True,
+    show_default=True,
+    help="Before activating, serve the new database over MCP stdio and query it "
+    "(skipped when pmgs-mcp is not installed).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the setup report as JSON.")
 @click.option("--debug", is_flag=True)
 @handle_errors
@@ -125,6 +132,7 @@ def setup(
     dry_run: bool,
     client: str,
     register: bool,
+    mcp_check: bool,
     as_json: bool,
     debug: bool,
 ) -> None:
@@ -138,9 +146,20 @@ def setup(
     from pmgs_core import default_data_dir
 
     root = data_dir if data_dir is not None else default_data_dir()
+    doctor = None
+    if mcp_check:
+        from pmgs_cli.commands.doctor import mcp_check_database
+
+        doctor = mcp_check_database
     with progress_ui() as ui:
         report = setup_release(
-            source, root, release=release, dry_run=dry_run, progress=ui.event, on_stage=ui.stage
+            source,
+            root,
+            release=release,
+            dry_run=dry_run,
+            progress=ui.event,
+            on_stage=ui.stage,
+            doctor=doctor,
         )
     data = report.to_dict()
     if not dry_run and register and client != "none":
@@ -162,7 +181,7 @@ def setup(
 @click.option("--debug", is_flag=True)
 @handle_errors
 def build(source: Path, output: Path, release: str | None, as_json: bool, debug: bool) -> None:
-    """Build a database file from a package directory (no validation, no activation).
+    """Build a database file from a package directory or its ZIP (no validation, no activation).
 
     Use `pmgs setup` to install a release; `build` is for inspecting and benchmarking.
     """
@@ -174,7 +193,13 @@ def build(source: Path, output: Path, release: str | None, as_json: bool, debug:
             report = build_database(source, output, release=release, progress=ui.event)
     except BuildError as exc:
         issues = [
-            {"severity": i.severity, "code": i.code, "message": i.message} for i in exc.issues
+            {
+                "severity": i.severity,
+                "code": i.code,
+                "message": i.message,
+                "source_path": i.source_path,
+            }
+            for i in exc.issues
         ]
         raise CliFailure(
             "BUILD_FAILED",
@@ -197,10 +222,11 @@ def build(source: Path, output: Path, release: str | None, as_json: bool, debug:
 @click.option("--debug", is_flag=True)
 @handle_errors
 def validate(database: Path, as_json: bool, debug: bool) -> None:
-    """Check a database: integrity, foreign keys, FTS indexes, schema, release row.
+    """Check a database: pages, foreign keys, search indexes, release, row counts, IPC validity.
 
-    The file is checked on a temporary copy (FTS checks need a writable file; a database is
-    never opened for writing). Exit 0 when every check passes, 1 otherwise.
+    Every check prints the figure it measured. The file is checked on a temporary copy (FTS
+    checks need a writable file; a database is never opened for writing). Exit 0 when every
+    check passes, 1 otherwise.
     """
     from pmgs_build import validate_database
 
@@ -213,6 +239,7 @@ def validate(database: Path, as_json: bool, debug: bool) -> None:
     else:
         for check in data["checks"]:
             mark = "ok  " if check["ok"] else "FAIL"
-            click.echo(f"{mark} {check['name']} {check['detail']}".rstrip())
+            line = f"{mark} {check['name']}: {check['figure']}"
+            click.echo(f"{line} ({check['detail']})" if check["detail"] else line)
         click.echo("valid" if report.ok else "INVALID")
     sys.exit(EXIT_OK if report.ok else EXIT_NEGATIVE)

@@ -1,0 +1,380 @@
+"""Targets, the JSON result and the Markdown section of docs/benchmarks.md.
+
+The targets are docs/design.md's ("Targets"); they are set for a scale 1.0 package on a
+2-core machine, so a run at another scale compares against them for orientation only, and the
+section says so.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks import mcp_roundtrip
+
+START = "<!-- bench:start -->"
+END = "<!-- bench:end -->"
+GIB = 1024**3
+
+
+@dataclass(frozen=True)
+class Target:
+    """One figure of design.md: where it is in the results and what it must not exceed."""
+
+    figure: str
+    target: str
+    limit: float
+    unit: str  # "s", "ms", "bytes"
+
+
+def machine() -> dict[str, Any]:
+    model = ""
+    memory = 0
+    try:
+        for line in Path("/proc/cpuinfo").read_text("utf-8", errors="replace").splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+        for line in Path("/proc/meminfo").read_text("utf-8").splitlines():
+            if line.startswith("MemTotal:"):
+                memory = int(line.split()[1]) * 1024
+                break
+    except OSError:
+        pass
+    return {
+        "cpus": os.cpu_count(),
+        "cpu_model": model or platform.processor() or platform.machine(),
+        "ram_bytes": memory,
+        "system": f"{platform.system()} {platform.release()} {platform.machine()}",
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "load_average": list(os.getloadavg()),
+    }
+
+
+def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every design.md target with the measured value and met/missed."""
+    rows: list[dict[str, Any]] = []
+
+    def add(figure: str, target: str, value: float | None, limit: float, unit: str) -> None:
+        rows.append(
+            {
+                "figure": figure,
+                "target": target,
+                "measured": value,
+                "unit": unit,
+                "limit": limit,
+                "met": None if value is None else value <= limit,
+            }
+        )
+
+    build = results.get("build") or {}
+    add("full build, wall time of `pmgs build`", "≤ 300 s", build.get("wall_seconds"), 300, "s")
+    add(
+        "peak memory of the build (RSS summed over the process tree)",
+        "≤ 1.5 GiB",
+        build.get("peak_rss_bytes"),
+        1.5 * GIB,
+        "bytes",
+    )
+    add("database size", "≤ 1.35 GB", build.get("database_bytes"), 1.35e9, "bytes")
+    queries = results.get("queries") or {}
+
+    def query(key: str, stat: str, target: str, limit: float) -> None:
+        if key in queries:
+            entry = queries[key]
+            add(f"{entry['label']}, {stat[:3]}", target, entry[stat], limit, "ms")
+
+    for key in ("lookup_fi", "lookup_fterm", "lookup_ipc", "lookup_ipc_version"):
+        query(key, "p50_ms", "p50 ≤ 1 ms", 1)
+    query("search_rare", "p50_ms", "p50 ≤ 10 ms", 10)
+    query("search_common", "p95_ms", "p95 ≤ 30 ms", 30)
+    query("search_2char", "p95_ms", "p95 ≤ 50 ms", 50)
+    query("hierarchy_theme", "p50_ms", "p50 ≤ 5 ms", 5)
+    query("hierarchy_children", "p50_ms", "p50 ≤ 5 ms", 5)
+    cold = results.get("cold_cli")
+    if cold:
+        add("`pmgs lookup … --json`, cold process, median", "≤ 0.3 s", cold["median_s"], 0.3, "s")
+    mcp = results.get("mcp")
+    if mcp:
+        add(
+            "MCP stdio start → initialized, bare client, median",
+            "≤ 0.6 s",
+            mcp["start_bare"]["median_s"],
+            0.6,
+            "s",
+        )
+        add(
+            "MCP stdio start → initialized, SDK client, median",
+            "≤ 0.6 s",
+            mcp["start_sdk"]["median_s"],
+            0.6,
+            "s",
+        )
+        # The bare client's round trip is the server's cost plus the pipe; an SDK client adds
+        # its own parsing and schema validation (shown in the MCP table, not judged here).
+        for label, entry in mcp["calls_bare"].items():
+            add(
+                f"MCP stdio tool call, {label}, bare client, p50",
+                "p50 ≤ 8 ms",
+                entry["p50_ms"],
+                8,
+                "ms",
+            )
+    return rows
+
+
+# --- Markdown ----------------------------------------------------------------------------------
+
+
+def _value(value: float | None, unit: str) -> str:
+    if value is None:
+        return "not measured"
+    if unit == "bytes":
+        if value >= GIB:
+            return f"{value / GIB:.2f} GiB ({value / 1e9:.2f} GB)"
+        return f"{value / 1e6:.1f} MB"
+    if unit == "s":
+        return f"{value:.2f} s" if value < 10 else f"{value:.0f} s"
+    return f"{value:.2f} ms" if value < 10 else f"{value:.1f} ms"
+
+
+def _mb(value: float) -> str:
+    return f"{value / 1e6:,.1f}"
+
+
+def _size_groups(sizes: dict[str, Any]) -> list[tuple[str, int, int, int]]:
+    """(table, table bytes, index bytes, full-text bytes) per table, largest first."""
+    objects = sizes.get("objects", [])
+    virtual = {
+        obj["name"].rsplit("_", 1)[0]
+        for obj in objects
+        if obj["name"].endswith(("_data", "_idx", "_config", "_docsize", "_content"))
+    }
+    groups: dict[str, list[int]] = {}
+    for obj in objects:
+        name, table = obj["name"], obj["table"]
+        owner = name.rsplit("_", 1)[0] if name.rsplit("_", 1)[0] in virtual else table
+        slot = groups.setdefault(owner, [0, 0, 0])
+        if owner in virtual:
+            slot[2] += obj["bytes"]
+        elif obj["type"] == "index" or name.startswith("sqlite_autoindex"):
+            slot[1] += obj["bytes"]
+        else:
+            slot[0] += obj["bytes"]
+    ordered = sorted(groups.items(), key=lambda item: -sum(item[1]))
+    return [(name, *values) for name, values in ordered]  # type: ignore[misc]
+
+
+def markdown(results: dict[str, Any]) -> str:
+    m = results["machine"]
+    package = results["package"]
+    build = results.get("build") or {}
+    scale = results["scale"]
+    lines = [
+        "## Full benchmark (`python -m benchmarks`)",
+        "",
+        f"Measured on {results['date']} (UTC) with `{results['command']}`.",
+        f"Machine: {m['cpus']} CPUs ({m['cpu_model']}), {m['ram_bytes'] / GIB:.1f} GiB RAM, "
+        f"{m['system']}, Python {m['python']}, SQLite {m['sqlite']}; load average "
+        f"{results['load_average_start'][0]:.1f} at the start and "
+        f"{m['load_average'][0]:.1f} at the end (the machine is shared).",
+        f"Package: synthetic, scale {scale}, seed {results['seed']}, "
+        + ("with" if package["with_documents"] else "**without**")
+        + f" the document groups: {package['files']:,} files, {_mb(package['bytes'])} MB, "
+        f"{package['pdf_files']:,} PDFs; "
+        + (
+            f"generated in {package['generated_seconds']:.0f} s."
+            if package["generated_seconds"] is not None
+            else "reused from the work directory."
+        ),
+        f"Results as JSON: `{results['json_path']}`.",
+        "",
+    ]
+    if scale != 1.0:
+        lines += [
+            f"**This run is at scale {scale}, not 1.0**: design.md's targets are set for the "
+            "full scale, so the met/missed column below is for orientation only.",
+            "",
+        ]
+    targets = results["targets"]
+    lines += [
+        "### Targets (docs/design.md)",
+        "",
+        "| figure | target | measured | |",
+        "|---|---|---|---|",
+    ]
+    for row in targets:
+        verdict = "—" if row["met"] is None else ("met" if row["met"] else "**missed**")
+        lines.append(
+            f"| {row['figure']} | {row['target']} | {_value(row['measured'], row['unit'])} "
+            f"| {verdict} |"
+        )
+    missed = [row for row in targets if row["met"] is False]
+    lines += [""]
+    if missed:
+        lines += ["**Missed targets** in this run:", ""]
+        for row in missed:
+            lines.append(
+                f"- {row['figure']}: {_value(row['measured'], row['unit'])}, target "
+                f"{row['target']}."
+            )
+        lines += [
+            "",
+            "The profiles that explain these misses and the plan to meet them are not part of "
+            "this run; until they are recorded here, these targets are simply not met.",
+            "",
+        ]
+    else:
+        lines += ["Every target was met in this run.", ""]
+
+    if build:
+        lines += [
+            "### Build",
+            "",
+            f"`{' '.join(build['command'])}`: {build['wall_seconds']:.1f} s wall "
+            f"(the builder reports {build['reported_seconds']} s); peak memory "
+            f"{_value(build['peak_rss_bytes'], 'bytes')} RSS summed over up to "
+            f"{build['max_processes']} processes "
+            f"({_value(build['peak_pss_bytes'], 'bytes')} PSS, which counts pages shared with "
+            f"forked workers once; largest single process "
+            f"{_value(build['peak_single_process_rss_bytes'], 'bytes')}), sampled every 0.1 s; "
+            f"database {_value(build['database_bytes'], 'bytes')}.",
+            "",
+            "| phase | seconds | share |",
+            "|---|---|---|",
+        ]
+        total = sum(build["phase_seconds"].values()) or 1.0
+        for phase, seconds in build["phase_seconds"].items():
+            lines.append(f"| {phase} | {seconds:.1f} | {seconds / total:.0%} |")
+        counts = build.get("table_counts", {})
+        lines += [
+            "",
+            "Rows: "
+            + ", ".join(f"{name} {count:,}" for name, count in counts.items() if count)
+            + ".",
+            "",
+        ]
+    sizes = results.get("sizes")
+    if sizes:
+        lines += ["### Database size by table", ""]
+        if sizes["method"] != "dbstat":
+            lines += [
+                f"Per-object sizes are not available: {sizes['method']}. The file has "
+                f"{sizes['page_count']:,} pages of {sizes['page_size']} bytes.",
+                "",
+            ]
+        else:
+            lines += [
+                f"From SQLite's `dbstat` (pages of {sizes['page_size']:,} bytes, "
+                f"{sizes['freelist_pages']:,} free). Full-text = the FTS5 shadow tables of the "
+                "virtual table named.",
+                "",
+                "| table | data MB | indexes MB | full-text MB | total MB |",
+                "|---|---|---|---|---|",
+            ]
+            for name, data, index, fts in _size_groups(sizes):
+                lines.append(
+                    f"| {name} | {_mb(data)} | {_mb(index)} | {_mb(fts)} | "
+                    f"{_mb(data + index + fts)} |"
+                )
+            lines += [
+                "",
+                "Largest single objects: "
+                + ", ".join(
+                    f"`{obj['name']}` {_mb(obj['bytes'])} MB" for obj in sizes["objects"][:8]
+                )
+                + ".",
+                "",
+            ]
+    queries = results.get("queries")
+    if queries:
+        lines += [
+            "### In process, warm (`pmgs_core.PMGSStore`)",
+            "",
+            "The database file is read once first (OS cache warm), each case is called once "
+            "to warm up, then measured; queries are drawn from the database with the seed.",
+            "",
+            "| call | calls | p50 ms | p95 ms | max ms | queries |",
+            "|---|---|---|---|---|---|",
+        ]
+        for entry in queries.values():
+            lines.append(
+                f"| {entry['label']} | {entry['calls']} | {entry['p50_ms']:.2f} | "
+                f"{entry['p95_ms']:.2f} | {entry['max_ms']:.1f} | {entry['detail']} |"
+            )
+        once = results.get("once_per_store") or {}
+        if once:
+            lines += [
+                "",
+                "First call on a fresh store of the aggregates it computes once and caches: "
+                + ", ".join(f"`{name}` {ms:.1f} ms" for name, ms in once.items())
+                + ".",
+            ]
+        lines.append("")
+    cold = results.get("cold_cli")
+    if cold:
+        lines += [
+            "### Cold process",
+            "",
+            f"`{cold['command']}` as a fresh process, {cold['runs']} runs over FI, F-term and "
+            f"IPC codes: median {cold['median_s']:.3f} s (min {cold['min_s']:.3f}, max "
+            f"{cold['max_s']:.3f}); the interpreter alone (`python -c pass`) takes "
+            f"{cold['python_startup_median_s']:.3f} s.",
+            "",
+        ]
+    mcp = results.get("mcp")
+    if mcp:
+        labels = list(mcp["calls_bare"])
+        lines += [
+            "### MCP over stdio",
+            "",
+            f"Measured with the functions of `benchmarks/mcp_roundtrip.py` (see its section "
+            f"below for HTTP and SSE). Start → initialized, median of {mcp['start_bare']['runs']}: "
+            f"bare JSON-lines client {mcp['start_bare']['median_s']:.2f} s, SDK `Client` "
+            f"{mcp['start_sdk']['median_s']:.2f} s.",
+            "",
+            "Tool-call round trip, p50 / p95 ms:",
+            "",
+            "| client | " + " | ".join(labels) + " |",
+            "|---" * (len(labels) + 1) + "|",
+        ]
+        for client in ("bare", "sdk"):
+            cells = [
+                f"{mcp[f'calls_{client}'][label]['p50_ms']:.1f} / "
+                f"{mcp[f'calls_{client}'][label]['p95_ms']:.1f}"
+                for label in labels
+            ]
+            name = "bare JSON-lines" if client == "bare" else "SDK `Client`"
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        sdk = [entry["p50_ms"] for entry in mcp["calls_sdk"].values()]
+        over = sum(1 for value in sdk if value > 8)
+        lines += [
+            "",
+            "The targets table judges the bare client: its round trip is the server's own cost "
+            "plus the pipe. With the SDK client, which parses every result with pydantic and "
+            "validates it against the tool's output schema, p50 is "
+            f"{min(sdk):.1f}–{max(sdk):.1f} ms"
+            + (
+                f", above the 8 ms target for {over} of {len(sdk)} tools; that difference is "
+                "spent in the client, not in pmgs-mcp."
+                if over
+                else ", within the 8 ms target."
+            ),
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def write_docs(section: str) -> None:
+    """Replace (or add, before the MCP section) this benchmark's section of the document."""
+    mcp_roundtrip.write_docs(section, start=START, end=END, before=mcp_roundtrip.START)
+
+
+def command_line() -> str:
+    return "uv run python -m benchmarks " + " ".join(sys.argv[1:])
