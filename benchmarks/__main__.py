@@ -25,6 +25,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--mcp-starts", type=int, default=10, help="MCP server start-ups")
     parser.add_argument("--skip-mcp", action="store_true", help="leave out MCP over stdio")
     parser.add_argument(
+        "--reuse-database",
+        action="store_true",
+        help="with --workdir: measure the database an earlier run built there (and report that "
+        "run's build figures) instead of building again",
+    )
+    parser.add_argument(
         "--from-json",
         type=Path,
         default=None,
@@ -74,7 +81,13 @@ def log(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+def save(results: dict[str, Any], output: Path) -> None:
+    """Write the results so far: a stage that fails later does not lose the earlier ones."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n", "utf-8")
+
+
+def run(args: argparse.Namespace, workdir: Path, output: Path) -> dict[str, Any]:
     results: dict[str, Any] = {
         "date": time.strftime("%Y-%m-%d", time.gmtime()),
         "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -96,24 +109,55 @@ def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     }
     flavour = "docs" if with_documents else "nodocs"
     database = workdir / f"db-scale-{args.scale:g}-seed-{args.seed}-{flavour}.sqlite"
-    log(f"pmgs build → {database}")
-    results["build"] = build_bench.run_build(package.path, database, workdir / "build.stderr.log")
+    build_record = workdir / "build.json"
+    if args.reuse_database and database.is_file() and build_record.is_file():
+        log(f"reusing {database} and the build figures of {build_record}")
+        results["build"] = json.loads(build_record.read_text("utf-8"))
+        results["build"]["reused"] = True
+    else:
+        log(f"pmgs build → {database}")
+        results["build"] = build_bench.run_build(
+            package.path, database, workdir / "build.stderr.log"
+        )
+        results["build"]["finished_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        save(results["build"], build_record)
     log(
         f"built in {results['build']['wall_seconds']:.1f} s, "
         f"peak RSS {results['build']['peak_rss_bytes'] / 2**20:.0f} MiB"
     )
-    results["sizes"] = build_bench.object_sizes(database)
-    log("in-process queries")
-    results["queries"], results["once_per_store"] = query_bench.in_process(
-        database, package.examples, args.seed, args.calls
-    )
-    log("cold pmgs lookup")
-    results["cold_cli"] = query_bench.cold_cli(database, args.seed, args.cold_runs)
-    if not args.skip_mcp:
-        log("MCP over stdio")
+    save(results, output)
+
+    def stage(name: str, measure: Callable[[], None]) -> None:
+        """Run one measuring stage; a failure is recorded and the later stages still run."""
+        log(name)
+        try:
+            measure()
+        except Exception as error:
+            results.setdefault("errors", {})[name] = f"{type(error).__name__}: {error}"
+            log(f"{name} failed: {type(error).__name__}: {error}")
+        save(results, output)
+
+    def sizes() -> None:
+        results["sizes"] = build_bench.object_sizes(database)
+
+    def in_process() -> None:
+        results["queries"], results["once_per_store"] = query_bench.in_process(
+            database, package.examples, args.seed, args.calls
+        )
+
+    def cold() -> None:
+        results["cold_cli"] = query_bench.cold_cli(database, args.seed, args.cold_runs)
+
+    def mcp() -> None:
         results["mcp"] = query_bench.mcp_stdio(
             database, package.examples, args.calls, args.mcp_starts
         )
+
+    stage("database sizes", sizes)
+    stage("in-process queries", in_process)
+    stage("cold pmgs lookup", cold)
+    if not args.skip_mcp:
+        stage("MCP over stdio", mcp)
     results["machine"] = report.machine()
     results["finished_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     results["targets"] = report.evaluate(results)
@@ -140,10 +184,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.workdir is not None:
             args.workdir.mkdir(parents=True, exist_ok=True)
-            results = run(args, args.workdir.resolve())
+            results = run(args, args.workdir.resolve(), output)
         else:
             with tempfile.TemporaryDirectory(prefix="pmgs-bench-") as tmp:
-                results = run(args, Path(tmp))
+                results = run(args, Path(tmp), output)
     except build_bench.BuildFailed as error:
         print(f"benchmark stopped: {error}", file=sys.stderr)
         if not args.no_documents:
@@ -158,15 +202,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         shown = output
     results["json_path"] = str(shown)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n", "utf-8")
+    save(results, output)
     section = report.markdown(results)
     print(section)
     log(f"results written to {output}")
     if args.write_docs:
         report.write_docs(section)
         log("docs/benchmarks.md updated")
-    return 0
+    return 1 if results.get("errors") else 0
 
 
 if __name__ == "__main__":

@@ -195,7 +195,11 @@ def run_build(package: Path, output: Path, log: Path) -> dict[str, Any]:
     """
     if output.exists():
         output.unlink()
-    command = [sys.executable, "-m", "pmgs_cli", "build", str(package), str(output), "--json"]
+    # --debug only adds the traceback to stderr when the build fails unexpectedly.
+    command = [
+        sys.executable,
+        *("-m", "pmgs_cli", "build", str(package), str(output), "--json", "--debug"),
+    ]
     stdout_path = log.parent / "build.stdout.json"
     with stdout_path.open("wb") as stdout, log.open("wb") as stderr:
         started = time.perf_counter()

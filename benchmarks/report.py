@@ -137,7 +137,7 @@ def _value(value: float | None, unit: str) -> str:
         return "not measured"
     if unit == "bytes":
         if value >= GIB:
-            return f"{value / GIB:.2f} GiB ({value / 1e9:.2f} GB)"
+            return f"{value / GIB:.2f} GiB ({value / 1e9:.3f} GB)"
         return f"{value / 1e6:.1f} MB"
     if unit == "s":
         return f"{value:.2f} s" if value < 10 else f"{value:.0f} s"
@@ -179,7 +179,8 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         "## Full benchmark (`python -m benchmarks`)",
         "",
-        f"Measured on {results['date']} (UTC) with `{results['command']}`.",
+        f"Measured on {results['date']} (UTC) with `{results['command']}` (from scratch: "
+        f"`uv run python -m benchmarks --scale {scale} --seed {results['seed']} --write-docs`).",
         f"Machine: {m['cpus']} CPUs ({m['cpu_model']}), {m['ram_bytes'] / GIB:.1f} GiB RAM, "
         f"{m['system']}, Python {m['python']}, SQLite {m['sqlite']}; load average "
         f"{results['load_average_start'][0]:.1f} at the start and "
@@ -202,6 +203,11 @@ def markdown(results: dict[str, Any]) -> str:
             "full scale, so the met/missed column below is for orientation only.",
             "",
         ]
+    errors = results.get("errors") or {}
+    if errors:
+        lines += ["**Stages that failed in this run** (their figures are missing below):", ""]
+        lines += [f"- {name}: `{message[:300]}`" for name, message in errors.items()]
+        lines += [""]
     targets = results["targets"]
     lines += [
         "### Targets (docs/design.md)",
@@ -232,12 +238,33 @@ def markdown(results: dict[str, Any]) -> str:
         ]
     else:
         lines += ["Every target was met in this run.", ""]
+    stopped = [
+        entry
+        for entry in (results.get("queries") or {}).values()
+        if "stopped after" in entry["detail"]
+    ]
+    if stopped:
+        lines += ["**Other problems seen in this run** (no design.md figure of their own):", ""]
+        lines += [
+            f"- {entry['label']}: p50 {entry['p50_ms']:,.0f} ms over {entry['calls']} calls; the "
+            "case was stopped by its time budget. Paging must not read every match first "
+            "(design.md), and this query does."
+            for entry in stopped
+        ]
+        lines += [""]
 
     if build:
         lines += [
             "### Build",
             "",
-            f"`{' '.join(build['command'])}`: {build['wall_seconds']:.1f} s wall "
+            (
+                f"Build figures of an earlier run on the same package "
+                f"({build.get('finished_utc', '?')}); the queries below were measured on "
+                "the database it built. "
+                if build.get("reused")
+                else ""
+            )
+            + f"`{' '.join(build['command'])}`: {build['wall_seconds']:.1f} s wall "
             f"(the builder reports {build['reported_seconds']} s); peak memory "
             f"{_value(build['peak_rss_bytes'], 'bytes')} RSS summed over up to "
             f"{build['max_processes']} processes "

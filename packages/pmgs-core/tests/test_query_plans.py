@@ -252,6 +252,30 @@ def test_no_store_query_scans_a_large_table(database_path: Path, examples: dict[
     assert unused == [], f"allow-list entries that match no statement any more: {unused}"
 
 
+def sorted_searches(database: Path, statements: list[Statement]) -> list[str]:
+    """Search statements whose plan sorts every match before the first row comes out."""
+    conn = sqlite3.connect(database.resolve().as_uri() + "?mode=ro", uri=True)
+    found = []
+    try:
+        for statement in statements:
+            if " MATCH ?" not in statement.sql:
+                continue
+            plan = conn.execute("EXPLAIN QUERY PLAN " + statement.sql, statement.params)
+            if any("USE TEMP B-TREE FOR ORDER BY" in str(row[3]) for row in plan):
+                found.append(f"{statement.method}: {' '.join(statement.sql.split())}")
+    finally:
+        conn.close()
+    return found
+
+
+def test_search_pages_stream_in_index_order(database_path: Path, examples: dict[str, str]) -> None:
+    # design.md: paging must not group (or sort) every match first; a search statement whose
+    # plan needs a temporary B-tree for its ORDER BY reads and sorts all matches of a common
+    # term before it can return the first page.
+    statements, _ = record(database_path, examples)
+    assert sorted_searches(database_path, statements) == []
+
+
 @pytest.mark.parametrize(
     ("index", "expected"),
     [

@@ -27,8 +27,8 @@ from pmgs_build.issues import BuildError, BuildIssue, IssueCode, IssueLog
 from pmgs_build.model import FileStatus, ProgressEvent
 from pmgs_build.package import PackageReader, ZipLimits, open_package
 from pmgs_build.validate import BUILD_COUNTS_KEY, encode_build_counts, validate_database
-from pmgs_build.writer import ConceptRegistry, Loader, rebuild_search_indexes
-from pmgs_core import SCHEMA_VERSION, TABLES, create_indexes, create_schema
+from pmgs_build.writer import ConceptRegistry, Loader
+from pmgs_core import SCHEMA_VERSION, TABLES, create_indexes, create_schema, rebuild_search_indexes
 
 __all__ = ["BuildReport", "GroupCount", "build_database"]
 

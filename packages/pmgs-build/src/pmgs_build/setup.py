@@ -498,8 +498,9 @@ def setup_release(
 
     ``doctor``, when given, is called with the staged database after the self-check and
     before promotion, and must return a report whose ``status`` is ``"ok"`` (or ``"skipped"``,
-    when it had nothing to check with); anything else stops the setup (``DOCTOR_FAILED``). ``pmgs setup`` passes one that talks MCP over stdio to
-    a real server on the staged file: pmgs-build itself knows nothing of MCP.
+    when it had nothing to check with); anything else stops the setup (``DOCTOR_FAILED``).
+    ``pmgs setup`` passes one that talks MCP over stdio to a real server on the staged file:
+    pmgs-build itself knows nothing of MCP.
     """
     root = Path(os.path.abspath(data_dir))
     source_path = Path(os.path.abspath(source))

@@ -11,21 +11,15 @@ and scheme/edition, one revision id per concept; row contents are streamed to SQ
 
 from __future__ import annotations
 
-import gc
-import multiprocessing
-import os
 import sqlite3
 from array import array
 from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Final
 
-from pmgs_core.schema import rebuild_search_indexes as _fill_search_indexes
-
-__all__ = ["ConceptRegistry", "Loader", "Reservation", "rebuild_search_indexes"]
+__all__ = ["ConceptRegistry", "Loader", "Reservation"]
 
 Row = tuple[object, ...]
 _GROW_BY: Final = 1 << 16
@@ -319,27 +313,3 @@ class ConceptRegistry:
         self.reference_only_count += count
         self._reserved.clear()
         return count
-
-
-def rebuild_search_indexes(conn: sqlite3.Connection) -> None:
-    """Fill the search indexes, tokenizing bigrams in worker processes when there are cores.
-
-    Bigram tokens are Python work (millions of rows); two workers compute them while this
-    process reads rows and feeds SQLite. The workers are forked, not spawned: spawn would
-    run the caller's main script again in each worker (a library cannot require a
-    ``__main__`` guard), and a forked worker never touches the inherited connection (it
-    leaves through ``os._exit``). ``gc.freeze`` keeps the workers' collector away from the
-    builder's inherited objects, so their pages stay shared. The indexes are the same with
-    or without workers (chunks are inserted in id order).
-    """
-    workers = min(2, os.cpu_count() or 1)
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        _fill_search_indexes(conn)
-        return
-    gc.collect()
-    gc.freeze()
-    try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            _fill_search_indexes(conn, pool)
-    finally:
-        gc.unfreeze()

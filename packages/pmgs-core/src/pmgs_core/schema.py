@@ -15,14 +15,9 @@ from __future__ import annotations
 import re
 import sqlite3
 import unicodedata
-from collections import deque
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Final
 
-if TYPE_CHECKING:  # not at run time: the store's cold start does not need them
-    from collections.abc import Callable
-    from concurrent.futures import Future
-
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 """Stored in ``PRAGMA user_version`` and ``metadata.schema_version``; bump on any change."""
 
 SCHEMES: Final = ("fi", "fterm", "ipc")
@@ -183,10 +178,12 @@ CREATE VIEW searchable_text AS
     WHERE c.status = 'canonical';
 
 -- 3+ character terms: trigram over the text itself (external content, nothing stored twice).
+-- detail=none: row membership only, no positions (a third of the size); a term is asked as
+-- the AND of its trigrams and the store's folded substring check makes the answer exact.
 CREATE VIRTUAL TABLE text_fts USING fts5(
-    body, content='searchable_text', content_rowid='id', tokenize='trigram');
+    body, content='searchable_text', content_rowid='id', tokenize='trigram', detail='none');
 CREATE VIRTUAL TABLE document_text_fts USING fts5(
-    body, content='document_text', content_rowid='id', tokenize='trigram');
+    body, content='document_text', content_rowid='id', tokenize='trigram', detail='none');
 
 -- 2-character terms: contentless, one token per distinct character bigram of a row (see
 -- bigram_tokens); the ascii tokenizer keeps any non-ASCII pair as one token and folds ASCII
@@ -245,8 +242,8 @@ _SEARCH_SOURCES: Final = (
         "text_fts",
         "text_bigram",
         # searchable_text, spelled so that SQLite walks text in id order: FTS5 flushes its
-        # pending terms whenever a rowid is smaller than the last one, and the view's own plan
-        # (concept first) returns rows out of id order, which cost 5x in tiny segments.
+        # pending terms whenever a rowid is smaller than the last one, and the view may be
+        # planned concept first (it is once statistics exist), out of id order: 5x the work.
         "SELECT t.id, t.body FROM text AS t "
         "CROSS JOIN revision AS r ON r.id = t.revision_id "
         "CROSS JOIN concept AS c ON c.id = r.concept_id "
@@ -263,25 +260,13 @@ _SEARCH_SOURCES: Final = (
 SEARCH_CHUNK_ROWS: Final = 20_000
 
 
-def bigram_rows(rows: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """``(id, bigram tokens)`` for ``(id, body)`` rows: the unit of work a builder may hand
-    to another process (module level, so that it pickles)."""
-    return list(zip([row[0] for row in rows], _index_bigrams([row[1] for row in rows]), strict=True))
-
-
-class _Tokenizer(Protocol):
-    def submit(
-        self, fn: Callable[[list[tuple[int, str]]], list[tuple[int, str]]], rows: list[Any], /
-    ) -> Future[list[tuple[int, str]]]: ...
-
-
-def rebuild_search_indexes(conn: sqlite3.Connection, executor: _Tokenizer | None = None) -> None:
+def rebuild_search_indexes(conn: sqlite3.Connection) -> None:
     """Fill the trigram and bigram indexes once, from the loaded tables, in id order.
 
-    Rows are read a chunk at a time and inserted into both kinds of index; the bigram tokens
-    (Python, the slowest part) are computed by ``executor`` when one is given (a process
-    pool), a few chunks ahead, while this thread feeds SQLite. Chunks are inserted in id
-    order whatever finishes first, so the indexes do not depend on the executor.
+    Rows are read a chunk at a time and inserted into both kinds of index (the same content
+    as FTS5's 'rebuild', without its read through the view). Cutting bigrams in worker
+    processes was tried and measured slower on two cores: shipping the rows and tokens
+    between processes costs about what the cutting does (ADR 0008).
     """
     conn.create_function("pmgs_bigrams", 1, bigram_tokens, deterministic=True)
     own_transaction = not conn.in_transaction
@@ -291,23 +276,12 @@ def rebuild_search_indexes(conn: sqlite3.Connection, executor: _Tokenizer | None
         # Table names come from the constant above, never from input.
         insert_trigram = f"INSERT INTO {trigram} (rowid, body) VALUES (?, ?)"  # noqa: S608
         insert_bigram = f"INSERT INTO {bigram} (rowid, grams) VALUES (?, ?)"  # noqa: S608
-        pending: deque[Future[list[tuple[int, str]]]] = deque()
         last = 0
-        while True:
-            rows: list[tuple[int, str]] = conn.execute(
-                rows_sql, (last, SEARCH_CHUNK_ROWS)
-            ).fetchall()
-            if rows:
-                last = rows[-1][0]
-                if executor is None:
-                    conn.executemany(insert_bigram, bigram_rows(rows))
-                else:
-                    pending.append(executor.submit(bigram_rows, rows))
-                conn.executemany(insert_trigram, rows)
-            while pending and (not rows or len(pending) > 2 or pending[0].done()):
-                conn.executemany(insert_bigram, pending.popleft().result())
-            if not rows:
-                break
+        while rows := conn.execute(rows_sql, (last, SEARCH_CHUNK_ROWS)).fetchall():
+            last = rows[-1][0]
+            conn.executemany(insert_trigram, rows)
+            grams = _index_bigrams([row[1] for row in rows])
+            conn.executemany(insert_bigram, zip([row[0] for row in rows], grams, strict=True))
     if own_transaction:
         conn.execute("COMMIT")
 
@@ -350,7 +324,6 @@ def bigram_tokens(text: str | None) -> str:
     if not text:
         return ""
     return " ".join(dict.fromkeys(_INDEXED_PAIR.findall(fold_for_search(text))))
-
 
 
 _PAIRS_FROM_EVEN: Final = re.compile(f"[^{_ASCII_SEPARATOR}]{{2}}")

@@ -5,8 +5,11 @@ How a query is answered (see also ``docs/decisions/0004-store-and-search.md``):
 * The query is split on whitespace (ASCII and the ideographic space); every term must match
   (AND). An empty or blank query answers an empty page and runs no SQL.
 * A term of 3 or more characters is matched by the FTS5 trigram tables (``text_fts``,
-  ``document_text_fts``), as a phrase. The trigram tokenizer ignores letter case; when NFKC
-  changes the term (full-width ``ＡＢＣ``), the folded spelling is tried as well.
+  ``document_text_fts``): they keep no positions (``detail=none``), so the index is asked for
+  the rows holding trigrams that cover the term (every third one and the last), and the check
+  below keeps the rows where the term really occurs. The trigram tokenizer ignores letter
+  case; when NFKC changes the term (full-width ``ＡＢＣ``), the folded spelling is tried as
+  well.
 * A term of 2 characters (after NFKC + casefold) is matched by the bigram tables
   (``text_bigram``, ``document_text_bigram``) that pmgs-build fills with
   :func:`pmgs_core.bigram_tokens`: one token per distinct bigram of a row, so a 2-character
@@ -106,14 +109,20 @@ class QueryPlan:
 
     @property
     def trigram_match(self) -> str | None:
-        """The FTS5 MATCH expression of the trigram terms (AND of phrases), if any."""
+        """The FTS5 MATCH expression of the trigram terms, if any: per term, the AND of
+        trigrams covering it (each spelling: as typed and NFKC), terms joined by AND.
+
+        The trigram tables keep no positions (``detail=none``), so a term cannot be a phrase;
+        the candidates are the rows holding all of its trigrams and :meth:`matches` keeps
+        those where the term occurs.
+        """
         parts = []
         for term in self.terms:
             if term.path != "trigram":
                 continue
             variants = dict.fromkeys([term.term, unicodedata.normalize("NFKC", term.term)])
-            phrases = [_fts_phrase(variant) for variant in variants if len(variant) >= 3]
-            parts.append(phrases[0] if len(phrases) == 1 else "(" + " OR ".join(phrases) + ")")
+            groups = [_trigram_and(variant) for variant in variants if len(variant) >= 3]
+            parts.append(groups[0] if len(groups) == 1 else "(" + " OR ".join(groups) + ")")
         return " AND ".join(parts) if parts else None
 
     @property
@@ -144,6 +153,15 @@ class QueryPlan:
         """The final check every candidate row passes: all folded terms occur in it."""
         folded = fold_for_search(body)
         return all(term in folded for term in self.folded_terms)
+
+
+def _trigram_and(text: str) -> str:
+    """The AND of trigrams that cover ``text``: every third one and the last (overlapping
+    windows add no rows the check would keep, only doclists to read)."""
+    starts = [*range(0, len(text) - 2, 3), len(text) - 3]
+    grams = dict.fromkeys(text[start : start + 3] for start in starts)
+    joined = " AND ".join(_fts_phrase(gram) for gram in grams)
+    return joined if len(grams) == 1 else "(" + joined + ")"
 
 
 def _fts_phrase(text: str) -> str:

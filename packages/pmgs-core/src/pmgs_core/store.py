@@ -1457,7 +1457,10 @@ class PMGSStore:
             )
             params.append(trigram if trigram is not None else bigrams)
             if trigram is not None and bigrams is not None:
-                sql += f" AND f.rowid IN (SELECT rowid FROM {bigram} WHERE {bigram} MATCH ?)"  # noqa: S608
+                # The unary + keeps SQLite from turning this into the FTS driver's constraint
+                # (one MATCH per bigram row, then a sort of every match): the bigram rows are
+                # read once into a set, and the trigram scan still streams in rowid order.
+                sql += f" AND +f.rowid IN (SELECT rowid FROM {bigram} WHERE {bigram} MATCH ?)"  # noqa: S608
                 params.append(bigrams)
             order = "f.rowid"
         else:
