@@ -142,6 +142,16 @@ def process_tree(root: int) -> list[int]:
     return found
 
 
+def _cmdline(pid: int) -> str:
+    """A short form of a process's command line (its last two words), for the record."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            words = handle.read().split(b"\0")
+    except OSError:
+        return "?"
+    return " ".join(w.decode("utf-8", "replace") for w in words if w)[-120:]
+
+
 class TreeMemory:
     """Samples RSS (and PSS) summed over a process tree every ``interval`` seconds.
 
@@ -158,6 +168,8 @@ class TreeMemory:
         self.peak_single_rss_kib = 0
         self.max_processes = 0
         self.samples = 0
+        self.per_process: dict[int, tuple[str, int]] = {}
+        """pid → (command line, peak RSS KiB), to say which process a peak belongs to."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -177,6 +189,9 @@ class TreeMemory:
             self.peak_single_rss_kib = max(self.peak_single_rss_kib, max(rss, default=0))
             self.peak_pss_kib = max(self.peak_pss_kib, sum(_pss_kib(pid) for pid in pids))
             self.max_processes = max(self.max_processes, sum(1 for value in rss if value))
+            for pid, kib in zip(pids, rss, strict=True):
+                name, peak = self.per_process.get(pid) or (_cmdline(pid), 0)
+                self.per_process[pid] = (name, max(peak, kib))
             self.samples += 1
             self._stop.wait(self.interval)
 
@@ -222,6 +237,10 @@ def run_build(package: Path, output: Path, log: Path) -> dict[str, Any]:
         "peak_pss_bytes": memory.peak_pss_kib * 1024,
         "peak_single_process_rss_bytes": memory.peak_single_rss_kib * 1024,
         "max_processes": memory.max_processes,
+        "per_process_peak_rss_bytes": [
+            {"command": name, "peak_rss_bytes": kib * 1024}
+            for name, kib in sorted(memory.per_process.values(), key=lambda item: -item[1])
+        ],
         "memory_samples": memory.samples,
         "database_bytes": report.get("database_bytes", output.stat().st_size),
         "table_counts": report.get("table_counts", {}),

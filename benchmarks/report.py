@@ -232,8 +232,9 @@ def markdown(results: dict[str, Any]) -> str:
             )
         lines += [
             "",
-            "The profiles that explain these misses and the plan to meet them are not part of "
-            "this run; until they are recorded here, these targets are simply not met.",
+            "These targets are not met. The profiles that explain each miss and the plan to "
+            "meet it are kept by hand in the section *Missed targets: profiles and plans* "
+            "below (this run does not rewrite it).",
             "",
         ]
     else:

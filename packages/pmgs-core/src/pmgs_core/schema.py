@@ -195,7 +195,6 @@ CREATE VIRTUAL TABLE document_text_bigram USING fts5(
 """
 
 _INDEXES: Final = """
-CREATE INDEX concept_code ON concept (code, scheme, edition);
 CREATE INDEX revision_concept ON revision (concept_id, valid_from);
 CREATE INDEX revision_order ON revision (sequence);
 CREATE INDEX text_revision ON text (revision_id, language, line);

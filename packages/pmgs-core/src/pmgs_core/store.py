@@ -442,12 +442,15 @@ class PMGSStore:
         columns = "id, scheme, edition, code, kind, status, source_file_id, locator"
         if scheme != "ipc" or edition is not None:
             return self._one(
-                f"SELECT {columns} FROM concept WHERE code = ? AND scheme = ? AND edition = ?",  # noqa: S608
-                (code, scheme, edition or ""),
+                f"SELECT {columns} FROM concept WHERE scheme = ? AND edition = ? AND code = ?",  # noqa: S608
+                (scheme, edition or "", code),
             )
+        # The edition list makes this a few seeks of the UNIQUE (scheme, edition, code) index
+        # whatever the statistics say; there is no second index on code alone (ADR 0008).
         rows = self._rows(
-            f"SELECT {columns} FROM concept WHERE code = ? AND scheme = 'ipc'",  # noqa: S608
-            (code,),
+            f"SELECT {columns} FROM concept WHERE scheme = 'ipc' "  # noqa: S608
+            f"AND edition IN ({_placeholders(len(IPC_EDITIONS))}) AND code = ?",
+            (*IPC_EDITIONS, code),
         )
         if not rows:
             return None
