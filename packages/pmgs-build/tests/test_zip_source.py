@@ -3,12 +3,8 @@ refused (with a coded error naming the member, no database, nothing written) whe
 
 from __future__ import annotations
 
-import json
-import os
 import stat
 import struct
-import subprocess
-import sys
 import warnings
 import zipfile
 from collections.abc import Iterator, Sequence
@@ -303,38 +299,3 @@ def test_layout_must_be_one_release_directory(
     error = _refused(tmp_path, base, IssueCode.ZIP_LAYOUT_INVALID)
     if named is not None:
         assert named in {issue.source_path for issue in error.issues}
-
-
-# -- the command line ---------------------------------------------------------------------
-
-
-def _pmgs(*args: str) -> subprocess.CompletedProcess[str]:
-    pytest.importorskip("pmgs_cli")
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run(
-        [sys.executable, "-m", "pmgs_cli", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        check=False,
-    )
-
-
-def test_pmgs_build_reads_a_zip(tmp_path: Path) -> None:
-    archive = make_zip(HANDMADE, tmp_path / "download.zip")
-    result = _pmgs("build", str(archive), str(tmp_path / "out.sqlite"), "--json")
-    assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout)
-    assert report["release"] == TOP
-    assert report["source_manifest_sha256"] == take_inventory(HANDMADE).manifest_sha256
-
-    evil = _zip(tmp_path / "evil.zip", [(f"{TOP}/../evil", b"x")])
-    result = _pmgs("build", str(evil), str(tmp_path / "evil.sqlite"), "--json")
-    assert result.returncode == 5
-    error = json.loads(result.stdout)["error"]
-    assert error["code"] == "BUILD_FAILED"
-    assert error["details"]["issues"][0]["code"] == IssueCode.ZIP_MEMBER_UNSAFE
-    assert error["details"]["issues"][0]["source_path"] == f"{TOP}/../evil"
-    assert not (tmp_path / "evil.sqlite").exists()
-    assert not (tmp_path / "evil").exists()

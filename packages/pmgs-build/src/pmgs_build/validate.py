@@ -451,10 +451,10 @@ class _Checks:
                 "SELECT count(*) FROM (SELECT r.concept_id FROM revision AS r "
                 "JOIN concept AS c ON c.id = r.concept_id "
                 "WHERE c.scheme = 'ipc' "
-                "AND (r.valid_from IS NULL OR r.valid_from <= ?1) "
-                "AND (r.valid_to IS NULL OR ?1 <= r.valid_to) "
+                "AND (r.valid_from IS NULL OR r.valid_from <= ?) "
+                "AND (r.valid_to IS NULL OR ? <= r.valid_to) "
                 "GROUP BY r.concept_id HAVING count(*) > 1)",
-                (reference,),
+                (reference, reference),
             )
         )
         figure = (
