@@ -125,6 +125,24 @@ VALID: list[tuple[str, str, str, str, dict[str, Any]]] = [
     ("fi", "G06F   3/   048101 ", "G06F3/048,101", "subgroup", {"development_code": "101"}),
     ("fi", "G06F               ", "G06F", "subclass", {"subclass": "F"}),
     ("fi", "G                  ", "G", "section", {"section": "G"}),
+    # The row heading the broad-facet file, fixed width like the A..H rows
+    ("fi", "Z                  ", "Z", "section", {"section": "Z", "class_": None}),
+    ("fi", "z", "Z", "section", {"section": "Z"}),
+    # Trailing zeros in a subgroup are a decimal fraction's: /050 is /05
+    ("ipc", "G06F   3/050    ", "G06F3/05", "subgroup", {"subgroup": "05"}),
+    ("ipc", "G06F3/050", "G06F3/05", "subgroup", {"subgroup": "05"}),
+    ("ipc", "G06F   3/   050", "G06F3/05", "subgroup", {"subgroup": "05"}),
+    ("fi", "G06F3/0480", "G06F3/048", "subgroup", G06F3_048),
+    ("fi", "G06F3/048000", "G06F3/048", "subgroup", G06F3_048),
+    ("ipc", "A61B5/000200", "A61B5/0002", "subgroup", {"subgroup": "0002"}),
+    ("ipc", "G06F3/100", "G06F3/10", "subgroup", {"subgroup": "10"}),
+    # Spaces where a fixed-width listing has the ',' and '@' separators
+    ("fi", "B60T 8/44 501 B", "B60T8/44,501@B", "subgroup", {"development_code": "501"}),
+    ("fi", "B60T8/44 501B", "B60T8/44,501@B", "subgroup", {"file_symbol": "B"}),
+    ("fi", "B60T   8/44    501B", "B60T8/44,501@B", "subgroup", {"file_symbol": "B"}),
+    ("fi", "B21B1/00 A", "B21B1/00@A", "main_group", {"development_code": None}),
+    ("fi", "B21B37/00 210", "B21B37/00,210", "main_group", {"file_symbol": None}),
+    ("fi", "Ｂ６０Ｔ　８／４４　５０１　Ｂ", "B60T8/44,501@B", "subgroup", {"file_symbol": "B"}),
     ("fi", "G06                ", "G06", "class", {"class_": "06"}),
     # WIPO 14-character form
     ("fi", "G06F0003048000", "G06F3/048", "subgroup", G06F3_048),
@@ -169,7 +187,10 @@ VALID: list[tuple[str, str, str, str, dict[str, Any]]] = [
         "term",
         {"theme": "4C083", "viewpoint": "AA", "number": "01"},
     ),
-    ("fterm", "4C083AA00", "4C083AA00", "term", {"number": "00"}),
+    # Number 00 is how F-term lists print a viewpoint heading: it is the viewpoint.
+    ("fterm", "4C083AA00", "4C083AA", "viewpoint", {"viewpoint": "AA", "number": None}),
+    ("fterm", "2D081AB00", "2D081AB", "viewpoint", {"theme": "2D081", "number": None}),
+    ("fterm", "２Ｄ０８１ＡＢ００", "2D081AB", "viewpoint", {"number": None}),
     ("fterm", "4C083 AA01", "4C083AA01", "term", {"number": "01"}),
     ("fterm", "4C083 AA", "4C083AA", "viewpoint", {"viewpoint": "AA"}),
     ("fterm", "4c083aa01", "4C083AA01", "term", {"number": "01"}),
@@ -237,7 +258,7 @@ def test_scheme_spellings(scheme: str, expected: str) -> None:
         ("ipc", "G06F3/00", "G06F   3/    00"),
         ("ipc", "G06F", "G06F           "),
         ("fterm", "4C083", "4C083     "),
-        ("fterm", "4C083AA", "4C083AA   "),
+        ("fterm", "4C083AA", "4C083AA00 "),
         ("fterm", "4C083 AA01", "4C083AA01 "),
     ],
 )
@@ -348,6 +369,7 @@ def test_fterm_theme_code_rejects(group: str, number: str) -> None:
     [
         ("G06F3-048.pdf", "G06F3/048", "subgroup"),
         ("G06F___3-048.pdf", "G06F3/048", "subgroup"),
+        ("G06F___3-0480.pdf", "G06F3/048", "subgroup"),  # a trailing zero: the same code
         ("G06F___3-00.pdf", "G06F3/00", "main_group"),
         ("C07D_521-00.pdf", "C07D521/00", "main_group"),
         ("G06F1234-56.pdf", "G06F1234/56", "subgroup"),
@@ -384,7 +406,6 @@ def test_ipc_code_from_pdf_name(filename: str, canonical: str, kind: str) -> Non
         "Z99Z.pdf",
         "G06F3-.pdf",
         "IPC_TEIGI/",
-        "G06F3-0480.pdf",
     ],
 )
 def test_ipc_code_from_pdf_name_rejects(filename: str) -> None:
@@ -418,7 +439,6 @@ INVALID: list[tuple[str, str]] = [
     ("fi", "G06F3/048,"),
     ("fi", "G06F3/048@A,501"),  # wrong order
     ("fi", "G06F3/4"),
-    ("fi", "G06F3/0480"),  # trailing zero: second spelling of /048
     ("fi", "G06F3/1234567"),
     ("fi", "G06F0/00"),
     ("fi", "G06F03/048"),  # leading zero outside the WIPO form
@@ -429,6 +449,14 @@ INVALID: list[tuple[str, str]] = [
     ("fi", "G06F3-048"),
     ("fi", "G06F3//048"),
     ("fi", "G06F3/04 8"),
+    ("fi", "G06F3/048B"),  # a file symbol glued to a subgroup (only after a development code)
+    ("fi", "G06F3/048 101 B C"),
+    ("fi", "G06F3/048 1011"),
+    ("fi", "Z06F3/048"),  # Z is a section only alone
+    ("fi", "ZZ"),
+    ("ipc", "Z"),  # the broad-facet section row is FI only
+    ("ipc", "G06F3/0481230"),  # seven digits even after folding trailing zeros
+    ("fterm", "4C083AA000"),
     ("fi", "G06 F3/048"),
     ("fi", "ZA"),
     ("fi", "ZAAA"),
@@ -692,7 +720,8 @@ canonical_fterm = st.builds(
         st.builds(
             lambda vp, num: vp + num,
             st.text(UPPER, min_size=2, max_size=2),
-            st.text(DIGITS, min_size=2, max_size=2),
+            # 00 is not a term: it spells the viewpoint itself (tested on its own)
+            st.text(DIGITS, min_size=2, max_size=2).filter(lambda n: n != "00"),
         ),
     ),
 )
@@ -815,3 +844,30 @@ def test_property_helpers_only_raise_invalid_code_error(text: str) -> None:
         except InvalidCodeError as error:
             codes.append(error.code)
     assert set(codes) <= {"INVALID_CODE"}
+
+
+@given(canonical_fterm.filter(lambda t: len(t) == 7))
+def test_property_fterm_viewpoint_heading_is_the_viewpoint(viewpoint: str) -> None:
+    code = parse_code("fterm", viewpoint + "00")
+    assert (code.kind, code.canonical, code.number) == ("viewpoint", viewpoint, None)
+    assert normalize_code("fterm", viewpoint[:5] + " " + viewpoint[5:] + "00") == viewpoint
+
+
+@given(canonical_ipc(), st.integers(min_value=1, max_value=4))
+def test_property_ipc_trailing_zeros_spell_the_same_code(text: str, zeros: int) -> None:
+    code = parse_code("ipc", text)
+    if code.kind != "subgroup" or len(str(code.subgroup)) + zeros > 6:
+        return
+    assert normalize_code("ipc", text + "0" * zeros) == text
+    head, sub = text.split("/")
+    padded = f"{head[:4]}{head[4:]:>4}/{sub + '0' * zeros}"
+    assert normalize_code("ipc", padded) == text
+
+
+@given(subclasses, main_groups, subgroups, development_codes, file_symbols)
+def test_property_fi_space_separators(
+    subclass: str, main: str, sub: str, dev: str | None, sym: str | None
+) -> None:
+    canonical = f"{subclass}{main}/{sub}" + (f",{dev}" if dev else "") + (f"@{sym}" if sym else "")
+    spaced = f"{subclass} {main}/{sub}" + (f" {dev}" if dev else "") + (f" {sym}" if sym else "")
+    assert normalize_code("fi", spaced) == normalize_code("fi", canonical)

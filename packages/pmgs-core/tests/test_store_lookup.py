@@ -233,7 +233,7 @@ def test_multiple_active_revisions_fail_closed(
     ("kwargs", "code"),
     [
         ({"scheme": "cpc", "code": "G06F3/048"}, "INVALID_SCHEME"),
-        ({"scheme": "fi", "code": "G06F3/0480"}, "INVALID_CODE"),
+        ({"scheme": "fi", "code": "G06F3/04X8"}, "INVALID_CODE"),
         ({"scheme": "fi", "code": ""}, "INVALID_CODE"),
         ({"scheme": "fi", "code": "A86T1/00", "edition": "8U"}, "INVALID_EDITION"),
         ({"scheme": "fterm", "code": "4C083", "edition": "8U"}, "INVALID_EDITION"),

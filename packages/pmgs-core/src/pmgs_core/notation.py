@@ -107,6 +107,7 @@ _SCHEME_NAMES: Final[dict[str, Scheme]] = {
 _EXPECTED_SCHEMES: Final = "one of fi, ipc, fterm (F-term), in any letter case"
 
 _MESSAGE_TEXT_LIMIT: Final = 80
+_VIEWPOINT_NUMBER: Final = "00"
 
 # Loose captures on purpose ([0-9]+, [A-Z]+): the digit-count rules are checked afterwards so
 # that the error can say which part is wrong instead of "does not match".
@@ -115,8 +116,10 @@ _HIERARCHY_RE: Final = re.compile(
     r"(?:(?P<class_>[0-9]{2})"
     r"(?:(?P<subclass>[A-Z])"
     r"(?: *(?P<main>[0-9]+) */ *(?P<sub>[0-9]+)"
-    r"(?: *, *(?P<dev>[0-9]+))?"
-    r"(?: *@ *(?P<sym>[A-Z]+))?"
+    # A development code follows ',' or spaces; a file symbol follows '@', spaces, or (only
+    # after a development code) nothing, as fixed-width listings print ``8/44 501B``.
+    r"(?:(?: *, *| +)(?P<dev>[0-9]+)(?:(?: *@ *| *)(?P<sym>[A-Z]+))?"
+    r"|(?: *@ *| +)(?P<sym_only>[A-Z]+))?"
     r")?)?)?"
 )
 _WIPO_RE: Final = re.compile(
@@ -144,7 +147,7 @@ _PDF_STEM_RE: Final = re.compile(
 
 # The value rules of every field, shared by the parsers and ClassificationCode's own check.
 _FIELD_RES: Final[dict[str, re.Pattern[str]]] = {
-    "section": re.compile(r"[A-H]"),
+    "section": re.compile(r"[A-HZ]"),
     "class_": re.compile(r"[0-9]{2}"),
     "subclass": re.compile(r"[A-Z]"),
     "main_group": re.compile(r"[1-9][0-9]{0,3}"),
@@ -154,7 +157,7 @@ _FIELD_RES: Final[dict[str, re.Pattern[str]]] = {
     "facet": re.compile(r"Z[A-Z]{2}"),
     "theme": re.compile(r"[0-9][A-Z][0-9]{3}"),
     "viewpoint": re.compile(r"[A-Z]{2}"),
-    "number": re.compile(r"[0-9]{2}"),
+    "number": re.compile(r"(?!00)[0-9]{2}"),  # 00 heads a viewpoint: it is the viewpoint
     "version": re.compile(r"(?:19|20)[0-9]{2}\.(?:0[1-9]|1[0-2])"),
 }
 _FIELD_NAMES: Final = tuple(_FIELD_RES)
@@ -275,6 +278,8 @@ class ClassificationCode:
             value: object = getattr(self, name)
             if not isinstance(value, str) or not _FIELD_RES[name].fullmatch(value):
                 raise fail(f"invalid {name}")
+        if self.section == "Z" and (scheme != "fi" or kind != "section"):
+            raise fail("section Z (the FI broad facets) exists only as an FI section row")
         if kind in _GROUP_KINDS and (self.subgroup == "00") != (kind == "main_group"):
             raise fail("a main group has subgroup 00 and a subgroup does not")
 
@@ -314,7 +319,9 @@ class ClassificationCode:
         to the width of their scheme.
         """
         if self.scheme == "fterm":
-            return self.canonical.ljust(FTERM_FIXED_WIDTH)
+            # F-term files head each viewpoint with its number-00 row.
+            heading = _VIEWPOINT_NUMBER if self.kind == "viewpoint" else ""
+            return (self.canonical + heading).ljust(FTERM_FIXED_WIDTH)
         width = FI_FIXED_WIDTH if self.scheme == "fi" else IPC_FIXED_WIDTH
         if self.kind not in _GROUP_KINDS:
             return self.canonical.ljust(width)
@@ -412,13 +419,16 @@ def _group_code(
             else "main group must be 1 to 4 digits, not 0"
         )
         raise InvalidCodeError(scheme, original, expected, reason)
+    if 2 < len(sub) <= 6 and sub.isdigit() and sub.endswith("0"):
+        # Digits after the first two are a decimal fraction: /050 is /05, one code.
+        sub = sub[:2] + sub[2:].rstrip("0")
     if not _FIELD_RES["subgroup"].fullmatch(sub):
         if len(sub) < 2:
             reason = "subgroup needs at least 2 digits"
         elif len(sub) > 6:
             reason = "subgroup has more than 6 digits"
-        else:
-            reason = "subgroup has a trailing zero after its first 2 digits"
+        else:  # pragma: no cover - trailing zeros were folded above
+            reason = "subgroup is not 2 to 6 digits"
         raise InvalidCodeError(scheme, original, expected, reason)
     if scheme == "ipc" and (development_code is not None or file_symbol is not None):
         raise InvalidCodeError(
@@ -494,6 +504,9 @@ def _read_hierarchy(
     positional = _read_fixed_width(scheme, original, text, version)
     if positional is not None:
         return positional
+    if scheme == "fi" and text == "Z":
+        # The row heading the broad-facet file, as A..H head theirs.
+        return ClassificationCode(scheme="fi", kind="section", section="Z")
     match = _HIERARCHY_RE.fullmatch(text)
     if match is None:
         if scheme == "fi" and _FIELD_RES["facet"].fullmatch(text):
@@ -526,7 +539,7 @@ def _read_hierarchy(
         match["main"],
         match["sub"],
         development_code=match["dev"],
-        file_symbol=match["sym"],
+        file_symbol=match["sym"] or match["sym_only"],
         version=version,
     )
 
@@ -536,7 +549,11 @@ def _read_fterm(original: str, text: str) -> ClassificationCode:
     if match is None:
         raise InvalidCodeError("fterm", original, _EXPECTED["fterm"])
     kind: Kind = "theme"
-    if match["number"] is not None:
+    number = match["number"]
+    if number == _VIEWPOINT_NUMBER:
+        # F-term lists print a viewpoint's heading as number 00: the viewpoint itself.
+        number = None
+    if number is not None:
         kind = "term"
     elif match["viewpoint"] is not None:
         kind = "viewpoint"
@@ -545,7 +562,7 @@ def _read_fterm(original: str, text: str) -> ClassificationCode:
         kind=kind,
         theme=match["theme"],
         viewpoint=match["viewpoint"],
-        number=match["number"],
+        number=number,
     )
 
 

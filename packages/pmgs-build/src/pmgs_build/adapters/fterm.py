@@ -23,13 +23,12 @@ from pmgs_build.model import SourceFile
 __all__ = ["fterm_concept_code", "parse_fterm_en", "parse_fterm_ja", "split_fterm_en_row"]
 
 _COLUMNS: Final = 5
-_VIEWPOINT_NUMBER: Final = "00"
+_ROW_KINDS: Final = frozenset({"viewpoint", "term"})
 
 
 def fterm_concept_code(code: Code) -> tuple[str, str]:
-    """(canonical code, kind) of an F-term cell, with number ``00`` read as the viewpoint."""
-    if code.kind == "term" and code.number == _VIEWPOINT_NUMBER:
-        return f"{code.theme}{code.viewpoint}", "viewpoint"
+    """(canonical code, kind) of an F-term cell; number ``00`` already reads as the viewpoint
+    (:func:`pmgs_core.parse_code`), and so does a viewpoint written without it."""
     return code.canonical, code.kind
 
 
@@ -42,10 +41,10 @@ def split_fterm_en_row(cells: list[str]) -> list[str]:
 
 def _term_code(ctx: BuildContext, cell: str, source: SourceFile, locator: str) -> Code | None:
     code = ctx.code("fterm", cell, source, locator)
-    if code is not None and code.kind != "term":
+    if code is not None and code.kind not in _ROW_KINDS:
         ctx.log.error(
             IssueCode.CODE_INVALID,
-            f"{cell.strip()!r} is a {code.kind}, not a full F-term code (theme+viewpoint+number)",
+            f"{cell.strip()!r} is a {code.kind}, not a viewpoint heading or an F-term",
             source.path,
             locator,
         )

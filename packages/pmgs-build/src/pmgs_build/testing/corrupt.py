@@ -51,7 +51,7 @@ CORRUPTION_KINDS: Final[dict[str, str]] = {
         "error FI_TEXT_UNKNOWN_CODE: an FI_TEXT record names an FI code missing from FI/FI"
     ),
     "bad_fi_code": (
-        "error: an FI/FI code cell with subgroup 0480 (a trailing zero: no valid code)"
+        "error: an FI/FI code cell with a letter inside its subgroup (04X8: no valid code)"
     ),
     "bad_theme_in_fi_theme": "error: an FI_THEME theme number that is not 3 digits",
     "bad_concordance_marker": "error: a CONCORDANCE record with scheme marker 9",
@@ -197,7 +197,7 @@ def corrupt(package_path: Path, kind: str, *, group: str | None = None) -> Path:
         path = _first_file(package, "FI/FI")
         bom, rows = _read(path)
         row = next(r for r in rows if r[0][8:9] == "/")
-        row[0] = row[0][:9] + "  0480    "
+        row[0] = row[0][:9] + "  04X8    "
         _write(path, bom, rows)
         return path
     if kind == "bad_theme_in_fi_theme":
