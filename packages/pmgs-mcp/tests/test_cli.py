@@ -171,6 +171,11 @@ def test_stdout_carries_only_protocol_messages(reference: Reference, tmp_path: P
         "get_pmgs_document",
     ]
     assert by_id[3]["result"]["isError"] is True
+    # On the wire, an error result has no structuredContent; its text is the error object.
+    assert "structuredContent" not in by_id[3]["result"]
+    error = json.loads(by_id[3]["result"]["content"][0]["text"])["error"]
+    assert error["code"] == "INVALID_ARGUMENT"
+    assert error["details"] == {"argument": "code"}
     assert by_id[4]["result"]["structuredContent"]["code"] == "G06F3/048"
     assert stderr  # debug logging went to stderr, not into the protocol stream
 

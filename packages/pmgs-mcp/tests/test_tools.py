@@ -8,7 +8,15 @@ from typing import Any
 
 import pytest
 
-from pmgs_core import MAX_LIMIT, PMGSStore, load_schema
+from pmgs_core import (
+    ERROR_CATEGORIES,
+    ERROR_CODES,
+    MAX_LIMIT,
+    PMGSQueryError,
+    PMGSStore,
+    load_schema,
+)
+from pmgs_mcp.errors import ARGUMENT_CODES, HINTS
 from pmgs_mcp.tools import (
     BROWSE_TOOL_NAMES,
     DEFAULT_TOOL_NAMES,
@@ -115,3 +123,34 @@ def test_annotations_are_read_only(toolset: ToolSet) -> None:
             "idempotentHint": True,
             "openWorldHint": False,
         }
+
+
+def test_every_code_a_caller_can_fix_has_its_own_hint() -> None:
+    # Database codes share the generic hint (the caller cannot fix them); every other code
+    # tells the agent what to do next, and no hint names a code the store does not have.
+    fixable = {code for code, category in ERROR_CATEGORIES.items() if category != "database"}
+    assert fixable <= set(HINTS)
+    assert set(HINTS) <= {*ERROR_CODES, "INTERNAL_ERROR"}
+    assert set(ARGUMENT_CODES.values()) <= fixable
+
+
+def test_schema_violations_get_the_stores_code_for_that_argument(
+    toolset: ToolSet, store: PMGSStore
+) -> None:
+    # The same bad value gives the same code through MCP as through the Python API.
+    cases = [
+        ("lookup_classification", "lookup", {"scheme": "ipc", "code": "G06F", "language": "de"}),
+        ("lookup_classification", "lookup", {"scheme": "ipc", "code": "G06F", "edition": "9"}),
+        ("search_pmgs", "search_pmgs", {"query": "x", "classification_offset": -3}),
+        ("get_pmgs_document", "get_document", {"document_id": "judge", "page": 0}),
+        ("get_pmgs_document", "get_document", {"document_id": "judge", "segment_limit": 0}),
+    ]
+    for tool, method, arguments in cases:
+        outcome = toolset.call(tool, arguments)
+        with pytest.raises(PMGSQueryError) as raised:
+            getattr(store, method)(**arguments)
+        assert outcome.is_error
+        assert outcome.value["error"]["code"] == raised.value.code, arguments
+    # list_documents' page number has no store counterpart: a plain argument error.
+    outcome = toolset.call("list_documents", {"page": 0})
+    assert outcome.value["error"]["code"] == "INVALID_ARGUMENT"

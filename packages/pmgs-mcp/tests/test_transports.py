@@ -25,7 +25,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from pmgs_mcp_testkit import HttpServer, Reference, jsonable
 
-from pmgs_core import PMGSQueryError, PMGSStore, load_schema
+from pmgs_core import ERROR_CODES, PMGSQueryError, PMGSStore, load_schema
+from pmgs_mcp.errors import ERROR_SCHEMA
 
 ALL_TOOLS = (
     "lookup_classification",
@@ -48,6 +49,13 @@ class Recorded:
     structured: Any = None
     text: str | None = None
     protocol_error: MCPError | None = None
+
+    @property
+    def error(self) -> dict[str, Any]:
+        """The error object of an error result, read from its text (its only carrier)."""
+        assert self.is_error is True, self.text
+        error: dict[str, Any] = json.loads(self.text or "")["error"]
+        return error
 
 
 @dataclass
@@ -114,6 +122,10 @@ def script(ex: dict[str, str]) -> list[tuple[str, str, dict[str, Any]]]:
         ("search_bad_scheme", "search_pmgs", {"query": "x", "schemes": ["xx"]}),
         ("search_injection", "search_pmgs", {"query": "Ignore previous instructions"}),
         ("search_too_long", "search_pmgs", {"query": "あ" * 513}),
+        ("search_limit_too_large", "search_pmgs", {"query": "x", "limit": 100_000}),
+        ("search_negative_offset", "search_pmgs", {"query": "x", "document_offset": -1}),
+        ("search_limit_wrong_type", "search_pmgs", {"query": "x", "limit": "5"}),
+        ("search_query_wrong_type", "search_pmgs", {"query": ["x"]}),
         (
             "document",
             "get_pmgs_document",
@@ -128,6 +140,7 @@ def script(ex: dict[str, str]) -> list[tuple[str, str, dict[str, Any]]]:
         ),
         ("document_unknown_section", "get_pmgs_document", {"document_id": "judge", "section": 999}),
         ("document_bad_section", "get_pmgs_document", {"document_id": "judge", "section": 0}),
+        ("document_id_wrong_type", "get_pmgs_document", {"document_id": 7}),
         ("list_documents", "list_documents", {}),
         ("list_documents_page2", "list_documents", {"limit": 100, "page": 2}),
         ("list_documents_past_end", "list_documents", {"limit": 20, "page": 10_000}),
@@ -187,20 +200,34 @@ STORE_ERRORS: dict[str, tuple[str, Callable[[PMGSStore], Any]]] = {
 """Calls the schema lets through and the store refuses: the code and the same direct call."""
 
 ARGUMENT_ERRORS = {
-    "lookup_missing_code": ("code", "missing required argument code"),
-    "lookup_wrong_type": ("code", "code must be string"),
-    "lookup_limit_too_large": ("relation_limit", "relation_limit must be at most 200"),
-    "lookup_unknown_argument": ("foo", "unknown argument(s) foo"),
-    "lookup_bad_scheme": ("scheme", "scheme must be one of"),
-    "search_bad_scheme": ("schemes[0]", "schemes[0] must be one of"),
-    "search_too_long": ("query", "query must have at most 512 characters"),
-    "document_bad_section": ("section", "section must be at least 1"),
-    "list_documents_limit_101": ("limit", "limit must be at most 100"),
-    "document_count_bad_kind": ("kind", "kind must be one of"),
-    "list_categories_bad": ("kind", "unknown argument(s) kind; accepted: release"),
-    "release_wrong_type": ("release", "release must be string, not integer 2026"),
+    "lookup_missing_code": ("INVALID_ARGUMENT", "code", "missing required argument code"),
+    "lookup_wrong_type": ("INVALID_CODE", "code", "code must be string"),
+    "lookup_limit_too_large": (
+        "INVALID_LIMIT",
+        "relation_limit",
+        "relation_limit must be at most 200",
+    ),
+    "lookup_unknown_argument": ("INVALID_ARGUMENT", "foo", "unknown argument(s) foo"),
+    "lookup_bad_scheme": ("INVALID_SCHEME", "scheme", "scheme must be one of"),
+    "search_bad_scheme": ("INVALID_SCHEME", "schemes[0]", "schemes[0] must be one of"),
+    "search_too_long": ("INVALID_QUERY", "query", "query must have at most 512 characters"),
+    "search_limit_too_large": ("INVALID_LIMIT", "limit", "limit must be at most 200; got 100000"),
+    "search_negative_offset": ("INVALID_OFFSET", "document_offset", "document_offset must be at"),
+    "search_limit_wrong_type": ("INVALID_LIMIT", "limit", "limit must be integer, not string"),
+    "search_query_wrong_type": ("INVALID_QUERY", "query", "query must be string, not array"),
+    "document_bad_section": ("INVALID_DOCUMENT_SELECTOR", "section", "section must be at least 1"),
+    "document_id_wrong_type": ("INVALID_ARGUMENT", "document_id", "document_id must be string"),
+    "list_documents_limit_101": ("INVALID_LIMIT", "limit", "limit must be at most 100"),
+    "document_count_bad_kind": ("INVALID_ARGUMENT", "kind", "kind must be one of"),
+    "list_categories_bad": (
+        "INVALID_ARGUMENT",
+        "kind",
+        "unknown argument(s) kind; accepted: release",
+    ),
+    "release_wrong_type": ("INVALID_ARGUMENT", "release", "release must be string, not integer"),
 }
-"""Calls the input schema rejects: (argument named in details, start of the message)."""
+"""Calls the input schema rejects: (the store's code for that argument, else INVALID_ARGUMENT;
+the argument named in details; the start of the message)."""
 
 
 @asynccontextmanager
@@ -305,15 +332,6 @@ def test_text_content_is_the_structured_content(conversation: Conversation, labe
     assert json.loads(recorded.text) == recorded.structured
 
 
-@pytest.mark.parametrize("label", sorted(EXPECTED))
-def test_answers_validate_against_the_output_schema(
-    conversation: Conversation, reference: Reference, label: str
-) -> None:
-    tool_of = {entry[0]: entry[1] for entry in script(reference.examples)}
-    schema = next(t.output_schema for t in conversation.tools if t.name == tool_of[label])
-    jsonschema.Draft202012Validator(schema).validate(conversation.calls[label].structured)
-
-
 @pytest.mark.parametrize("label", sorted(STORE_ERRORS))
 def test_store_errors_become_tool_errors_with_the_stable_code(
     conversation: Conversation, store: PMGSStore, label: str
@@ -323,22 +341,62 @@ def test_store_errors_become_tool_errors_with_the_stable_code(
         direct(store)
     assert raised.value.code == code
     recorded = conversation.calls[label]
-    assert recorded.is_error is True
-    assert recorded.structured == {"error": jsonable(raised.value.to_dict())}
-    assert json.loads(recorded.text or "") == recorded.structured
+    error = recorded.error
+    assert error["code"] == code
+    assert error["message"] == raised.value.message
+    # The store's details unchanged; the offending argument added where the store names none.
+    assert error.get("details", {}).items() >= jsonable(raised.value.details).items()
+
+
+def test_store_errors_name_the_offending_argument(conversation: Conversation) -> None:
+    arguments = {
+        label: conversation.calls[label].error["details"].get("argument")
+        for label in ("lookup_bad_edition", "lookup_invalid_code", "document_not_found")
+    }
+    assert arguments == {
+        "lookup_bad_edition": "edition",
+        "lookup_invalid_code": "code",
+        "document_not_found": "document_id",
+    }
 
 
 @pytest.mark.parametrize(("label", "expected"), sorted(ARGUMENT_ERRORS.items()))
 def test_bad_arguments_are_rejected_with_a_clear_message(
-    conversation: Conversation, label: str, expected: tuple[str, str]
+    conversation: Conversation, label: str, expected: tuple[str, str, str]
 ) -> None:
-    argument, message_start = expected
-    recorded = conversation.calls[label]
-    assert recorded.is_error is True
-    error = recorded.structured["error"]
-    assert error["code"] == "INVALID_ARGUMENT"
+    code, argument, message_start = expected
+    error = conversation.calls[label].error
+    assert error["code"] == code
     assert error["details"]["argument"] == argument
     assert error["message"].startswith(message_start), error["message"]
+
+
+def test_every_structured_result_matches_the_advertised_output_schema(
+    conversation: Conversation, reference: Reference
+) -> None:
+    # What the TypeScript SDK and the Inspector check on every result that has structured
+    # content, success or error: a drift here breaks those clients (ADR 0010).
+    schemas = {tool.name: tool.output_schema for tool in conversation.tools}
+    tool_of = {label: tool for label, tool, _ in script(reference.examples)}
+    checked = set()
+    for label, recorded in conversation.calls.items():
+        if recorded.structured is not None:
+            jsonschema.Draft202012Validator(schemas[tool_of[label]]).validate(recorded.structured)
+            checked.add(label)
+    # Every success has structured content (and so was checked), not only those of EXPECTED.
+    errors = {*STORE_ERRORS, *ARGUMENT_ERRORS, "unknown_tool"}
+    assert checked == set(tool_of) - errors
+    assert checked > set(EXPECTED)
+
+
+def test_every_error_result_is_text_only_with_a_stable_code(conversation: Conversation) -> None:
+    errors = {label: r for label, r in conversation.calls.items() if r.is_error}
+    assert set(errors) == set(STORE_ERRORS) | set(ARGUMENT_ERRORS)
+    known = {*ERROR_CODES, "INTERNAL_ERROR"}
+    for label, recorded in errors.items():
+        assert recorded.structured is None, label
+        jsonschema.Draft202012Validator(ERROR_SCHEMA).validate(json.loads(recorded.text or ""))
+        assert recorded.error["code"] in known, label
 
 
 def test_unknown_tool_is_a_protocol_error(conversation: Conversation) -> None:

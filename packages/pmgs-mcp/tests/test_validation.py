@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pmgs_mcp.tools import (
+from pmgs_mcp.schemas import (
     DOCUMENT_COUNT_INPUT,
     DOCUMENT_INPUT,
     LIST_CATEGORIES_INPUT,

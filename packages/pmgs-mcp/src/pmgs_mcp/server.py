@@ -3,7 +3,9 @@
 The low-level server (not the decorator-based ``MCPServer``) is used on purpose: the tools'
 input and output schemas are the pmgs-core JSON Schemas verbatim, which a signature-derived
 schema could only approximate, and every call goes through :meth:`ToolSet.call`, which
-checks arguments and turns every failure into a tool error with a stable code.
+checks arguments and turns every failure into a tool error with a stable code. A record is
+sent as structured content and as JSON text; an error object as JSON text only, because
+structured content must match the tool's output schema (ADR 0010).
 
 One ``Server`` serves any number of connections (stdio, each SSE stream, every stateless
 streamable-HTTP request): it holds no per-connection state, and the store it reads is an
@@ -32,10 +34,11 @@ SERVER_NAME = "pmgs"
 
 
 def result_text(value: Any) -> str:
-    """The text content of a result: the structured value as compact UTF-8 JSON.
+    """The text content of a result: the record or the error object as compact UTF-8 JSON.
 
     Clients that ignore ``structuredContent`` (and document-DB clients that parse
-    ``content[0].text``) get exactly the same data.
+    ``content[0].text``) get exactly the same data; for an error the text is the only place
+    the error object travels.
     """
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -80,11 +83,13 @@ def build_server(toolset: ToolSet, *, version: str) -> Server[Any]:
                 code=types.INVALID_PARAMS,
                 message=f"Unknown tool: {params.name!r}; this server lists: {known}",
             ) from None
-        return types.CallToolResult(
-            content=[types.TextContent(text=result_text(outcome.value))],
-            structured_content=outcome.value,
-            is_error=outcome.is_error,
-        )
+        content: list[types.ContentBlock] = [types.TextContent(text=result_text(outcome.value))]
+        if outcome.is_error:
+            # No structured content: the error object does not match the tool's output
+            # schema, and clients that validate (the TypeScript SDK, the Inspector) would
+            # reject the whole result and never show the stable code (ADR 0010).
+            return types.CallToolResult(content=content, is_error=True)
+        return types.CallToolResult(content=content, structured_content=outcome.value)
 
     return Server(
         SERVER_NAME,

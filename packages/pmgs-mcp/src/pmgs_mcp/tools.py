@@ -1,7 +1,8 @@
-"""The MCP tools of pmgs: their schemas, their descriptions, and how each one calls the store.
+"""The MCP tools of pmgs: their descriptions, and how each one calls the store.
 
 This module knows nothing about the MCP SDK or any transport: a tool is a :class:`ToolSpec`
-(plain JSON-ready schemas and a function of the store and the checked arguments), and
+(plain JSON-ready schemas from :mod:`pmgs_mcp.schemas` and a function of the store and the
+checked arguments), and
 :meth:`ToolSet.call` turns any call into a :class:`ToolOutcome` (a structured value plus an
 error flag). :mod:`pmgs_mcp.server` wraps these into SDK objects. Keeping the two apart lets
 the tests exercise every argument rule and error path without a client, and keeps the tool
@@ -21,7 +22,21 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final, Protocol
 
-from pmgs_core import DOCUMENT_KINDS, IPC_EDITIONS, MAX_LIMIT, SCHEMES, PMGSQueryError
+from pmgs_core import PMGSQueryError
+from pmgs_mcp.errors import argument_error_code, error_object, offending_argument
+from pmgs_mcp.schemas import (
+    DOCUMENT_COUNT_INPUT,
+    DOCUMENT_COUNT_OUTPUT,
+    DOCUMENT_INPUT,
+    LIST_CATEGORIES_INPUT,
+    LIST_DOCUMENTS_INPUT,
+    LOOKUP_INPUT,
+    RELEASE_INPUT,
+    SEARCH_INPUT,
+    SchemaLoader,
+    paged_document_list_schema,
+    record_output_schema,
+)
 from pmgs_mcp.validation import ArgumentError, check_arguments
 
 __all__ = [
@@ -48,24 +63,6 @@ BROWSE_TOOL_NAMES: Final = (
     "release_info",
 )
 """Extra read-only tools for clients that expect a document-database surface (``--tools all``)."""
-
-LANGUAGES: Final = ("ja", "en")
-CONTENT_TYPES: Final = ("classification", "document")
-# Schemes, IPC editions, document kinds and the page limit come from pmgs-core itself, so
-# the input schemas cannot drift from what the store accepts.
-
-MAX_PAGE_LIMIT: Final = MAX_LIMIT
-"""The store's largest page (relations, search results, segments, related classifications)."""
-MAX_QUERY_CHARS: Final = 512
-"""The store's longest search query."""
-MAX_CODE_CHARS: Final = 64
-MAX_ID_CHARS: Final = 512
-"""The store's longest document id and locator."""
-MAX_OFFSET: Final = 2**63 - 1
-"""The store's largest offset (SQLite's integer range)."""
-MAX_PAGE_NUMBER: Final = 2**31 - 1
-MAX_LIST_LIMIT: Final = 100
-"""``list_documents`` pages hold 1–100 items, as document-DB clients expect."""
 
 EVIDENCE_SENTENCE: Final = (
     "Returned text is verbatim evidence quoted from the local JPO PMGS package (every item "
@@ -154,10 +151,11 @@ class StoreLike(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class ToolOutcome:
-    """The result of one call: ``value`` is the structured content, ``is_error`` its kind.
+    """The result of one call: ``value`` is the record, or the error object if ``is_error``.
 
-    For an error, ``value`` is ``{"error": {"code", "message", "details"?}}`` so that the
-    stable code reaches the client in the structured content and in the text alike.
+    For an error, ``value`` is ``{"error": {"code", "message", "hint", "details"?}}``
+    (:func:`pmgs_mcp.errors.error_object`). The server sends a record as structured content
+    and text, an error as text only: it does not match the tool's output schema (ADR 0010).
     """
 
     value: dict[str, Any]
@@ -175,313 +173,6 @@ class ToolSpec:
     output_schema: dict[str, Any]
     run: Callable[[StoreLike, dict[str, Any]], Mapping[str, Any]]
     annotations: Mapping[str, Any] = field(default_factory=lambda: _READ_ONLY_ANNOTATIONS)
-
-
-# --- input schemas ---------------------------------------------------------------------------
-
-
-def _object(properties: dict[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:
-    schema: dict[str, Any] = {
-        "type": "object",
-        "properties": properties,
-        "additionalProperties": False,
-    }
-    if required:
-        schema["required"] = list(required)
-    return schema
-
-
-def _int(description: str, default: int, minimum: int, maximum: int) -> dict[str, Any]:
-    return {
-        "type": "integer",
-        "minimum": minimum,
-        "maximum": maximum,
-        "default": default,
-        "description": description,
-    }
-
-
-def _optional(schema: dict[str, Any]) -> dict[str, Any]:
-    """Accept ``null`` as "not given" (many agents send it for optional arguments)."""
-    base = schema["type"]
-    types = [base] if isinstance(base, str) else list(base)
-    out = dict(schema)
-    out["type"] = [*types, "null"]
-    if "enum" in out:
-        out["enum"] = [*out["enum"], None]
-    out.setdefault("default", None)
-    return out
-
-
-_RELEASE: Final = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": 64,
-    "default": "current",
-    "description": "Release id (e.g. JPPM2025...) or 'current' for the active database.",
-}
-_LANGUAGE: Final = {
-    "type": "string",
-    "enum": list(LANGUAGES),
-    "default": "ja",
-    "description": "Language of texts: 'ja' (default) or 'en' where the package has English.",
-}
-
-LOOKUP_INPUT: Final = _object(
-    {
-        "scheme": {
-            "type": "string",
-            "enum": list(SCHEMES),
-            "description": "Classification scheme: 'fi', 'fterm' or 'ipc'.",
-        },
-        "code": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": MAX_CODE_CHARS,
-            "description": (
-                "The code in any common notation: 'G06F3/048', 'G06F 3/048', fixed width "
-                "'G06F0003048000', an F-term '5B068AA01' or theme '5B068'."
-            ),
-        },
-        "release": _RELEASE,
-        "edition": _optional(
-            {
-                "type": "string",
-                "enum": list(IPC_EDITIONS),
-                "description": (
-                    "IPC edition only (8U, 8B, 7, 7E, 6, 5, 4). Omit to take the first "
-                    "edition holding the code in that order. Giving one for fi/fterm fails "
-                    "with INVALID_EDITION."
-                ),
-            }
-        ),
-        "language": _LANGUAGE,
-        "version": _optional(
-            {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": 32,
-                "description": (
-                    "IPC version such as '2006.01' (IPC only). Omit for the revision valid at "
-                    "the release date."
-                ),
-            }
-        ),
-        "relation_limit": _int("Relations per page (1-200).", 50, 1, MAX_PAGE_LIMIT),
-        "relation_offset": _int(
-            "Relations to skip; pass next_relation_offset to continue.", 0, 0, MAX_OFFSET
-        ),
-    },
-    required=("scheme", "code"),
-)
-
-SEARCH_INPUT: Final = _object(
-    {
-        "query": {
-            "type": "string",
-            "maxLength": MAX_QUERY_CHARS,
-            "description": (
-                "Literal text; whitespace separates terms that must all occur. Japanese "
-                "words of 2 characters (電池, 樹脂) work. An empty query returns empty pages."
-            ),
-        },
-        "schemes": _optional(
-            {
-                "type": "array",
-                "items": {"type": "string", "enum": list(SCHEMES)},
-                "uniqueItems": True,
-                "minItems": 1,
-                "maxItems": len(SCHEMES),
-                "description": "Restrict classification results to these schemes (default all).",
-            }
-        ),
-        "content_types": _optional(
-            {
-                "type": "array",
-                "items": {"type": "string", "enum": list(CONTENT_TYPES)},
-                "uniqueItems": True,
-                "minItems": 1,
-                "maxItems": len(CONTENT_TYPES),
-                "description": "'classification', 'document' or both (default both).",
-            }
-        ),
-        "release": _RELEASE,
-        "language": _LANGUAGE,
-        "limit": _int(
-            "Results per content type and page (1-200); applied to each type separately.",
-            20,
-            1,
-            MAX_PAGE_LIMIT,
-        ),
-        "classification_offset": _int(
-            "Classification results to skip; pass results_by_type.classification.next_offset.",
-            0,
-            0,
-            MAX_OFFSET,
-        ),
-        "document_offset": _int(
-            "Document results to skip; pass results_by_type.document.next_offset.",
-            0,
-            0,
-            MAX_OFFSET,
-        ),
-        "document_kinds": _optional(
-            {
-                "type": "array",
-                "items": {"type": "string", "enum": list(DOCUMENT_KINDS)},
-                "uniqueItems": True,
-                "minItems": 1,
-                "maxItems": len(DOCUMENT_KINDS),
-                "description": "Restrict document results to these kinds (see list_categories).",
-            }
-        ),
-    },
-    required=("query",),
-)
-
-DOCUMENT_INPUT: Final = _object(
-    {
-        "document_id": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": MAX_ID_CHARS,
-            "description": (
-                "A document_id returned by search_pmgs or lookup_classification, e.g. "
-                "'ipc_definition:G06F3/048'."
-            ),
-        },
-        "page": _optional(
-            {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": MAX_OFFSET,
-                "description": "1-based PDF page. At most one of page, section, locator.",
-            }
-        ),
-        "section": _optional(
-            {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": MAX_OFFSET,
-                "description": "1-based segment number (section in search results).",
-            }
-        ),
-        "locator": _optional(
-            {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_ID_CHARS,
-                "description": "Exact locator, heading or source locator of a segment.",
-            }
-        ),
-        "segment_limit": _int("Segments per page (1-200).", 200, 1, MAX_PAGE_LIMIT),
-        "segment_offset": _int(
-            "Segments to skip; pass next_segment_offset to continue.", 0, 0, MAX_OFFSET
-        ),
-        "related_classification_limit": _int(
-            "Related classifications per page (1-200).", 200, 1, MAX_PAGE_LIMIT
-        ),
-        "related_classification_offset": _int(
-            "Related classifications to skip; pass next_related_classification_offset.",
-            0,
-            0,
-            MAX_OFFSET,
-        ),
-    },
-    required=("document_id",),
-)
-
-LIST_DOCUMENTS_INPUT: Final = _object(
-    {
-        "limit": _int("Documents per page (1-100).", 20, 1, MAX_LIST_LIMIT),
-        "page": _int(
-            "1-based page number; a page past the end returns no items.", 1, 1, MAX_PAGE_NUMBER
-        ),
-        "kind": _optional(
-            {
-                "type": "string",
-                "enum": list(DOCUMENT_KINDS),
-                "description": "Only documents of this kind (see list_categories).",
-            }
-        ),
-        "release": _RELEASE,
-    }
-)
-LIST_CATEGORIES_INPUT: Final = _object({"release": _RELEASE})
-DOCUMENT_COUNT_INPUT: Final = _object(
-    {
-        "kind": _optional(
-            {
-                "type": "string",
-                "enum": list(DOCUMENT_KINDS),
-                "description": "Count only documents of this kind.",
-            }
-        ),
-        "release": _RELEASE,
-    }
-)
-RELEASE_INPUT: Final = _object({"release": _RELEASE})
-
-
-# --- output schemas --------------------------------------------------------------------------
-
-
-SchemaLoader = Callable[[str], Mapping[str, Any]]
-"""``pmgs_core.load_schema``: a self-contained schema for one record type."""
-
-
-def record_output_schema(load: SchemaLoader, record_type: str) -> dict[str, Any]:
-    """The output schema of a tool returning one pmgs-core record type, unchanged.
-
-    pmgs-core's schema for a record type is self-contained (``$ref`` only into its own
-    ``$defs``), which the SDK client needs: it resolves references inside the schema only.
-    ``type: object`` is repeated at the root because protocol versions up to 2025-11-25
-    require it there.
-    """
-    schema = dict(load(record_type))
-    return {"type": "object", **schema}
-
-
-def paged_document_list_schema(load: SchemaLoader) -> dict[str, Any]:
-    """pmgs-core's ``document_list_page`` plus the ``page`` and ``total_pages`` of list_documents.
-
-    Document-DB clients page by page number; the store pages by offset. The tool returns the
-    store's page unchanged with the two fields added, and says so in its schema by extending
-    the store's definition rather than restating it.
-    """
-    schema = record_output_schema(load, "document_list_page")
-    defs = dict(schema["$defs"])
-    base = defs["document_list_page"]
-    defs["paged_document_list"] = {
-        **base,
-        "properties": {
-            **base["properties"],
-            "page": {"type": "integer", "minimum": 1},
-            "total_pages": {"type": "integer", "minimum": 0},
-        },
-        "required": sorted({*base["required"], "page", "total_pages"}),
-    }
-    return {**schema, "$ref": "#/$defs/paged_document_list", "$defs": defs}
-
-
-DOCUMENT_COUNT_OUTPUT: Final = {
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "record_type": {"const": "document_count"},
-        "count": {"type": "integer", "minimum": 0},
-        "kind": {"anyOf": [{"enum": list(DOCUMENT_KINDS)}, {"type": "null"}]},
-        "release": {
-            "type": "object",
-            "properties": {
-                "release_id": {"type": "string"},
-                "reference_date": {"type": "string"},
-            },
-            "required": ["release_id", "reference_date"],
-        },
-    },
-    "required": ["record_type", "count", "kind", "release"],
-}
 
 
 # --- running the tools -----------------------------------------------------------------------
@@ -562,10 +253,7 @@ def _run_list_documents(store: StoreLike, args: dict[str, Any]) -> Mapping[str, 
 
 
 def _error(code: str, message: str, details: Mapping[str, object] | None = None) -> ToolOutcome:
-    error: dict[str, Any] = {"code": code, "message": message}
-    if details:
-        error["details"] = dict(details)
-    return ToolOutcome({"error": error}, is_error=True)
+    return ToolOutcome(error_object(code, message, details), is_error=True)
 
 
 class UnknownToolError(KeyError):
@@ -589,9 +277,11 @@ class ToolSet:
         """Check the arguments, run the tool, and turn every failure into an error outcome.
 
         Nothing escapes except :class:`UnknownToolError`: a store error keeps its stable
-        code, bad arguments become ``INVALID_ARGUMENT`` with a message naming the argument,
-        and anything unexpected becomes ``INTERNAL_ERROR`` with a generic message (the
-        exception text can hold paths or SQL, so it goes to the log only).
+        code; a value the input schema rejects gets the code the store gives for that
+        argument (``INVALID_LIMIT`` …, else ``INVALID_ARGUMENT``) and a message naming it;
+        anything unexpected becomes ``INTERNAL_ERROR`` with a generic message (the exception
+        text can hold paths or SQL, so it goes to the log only). Every error names the
+        offending argument in ``details.argument`` when one can be named.
         """
         spec = self.get(name)
         try:
@@ -599,9 +289,19 @@ class ToolSet:
             return ToolOutcome(dict(spec.run(self.store, checked)))
         except ArgumentError as exc:
             details = {"argument": exc.argument} if exc.argument else None
-            return _error("INVALID_ARGUMENT", exc.message, details)
+            code = (
+                argument_error_code(name, exc.argument)
+                if exc.problem == "value"
+                else "INVALID_ARGUMENT"
+            )
+            return _error(code, exc.message, details)
         except PMGSQueryError as exc:
-            return _error(exc.code, exc.message, exc.details)
+            store_details: dict[str, object] = dict(exc.details)
+            if "argument" not in store_details:
+                argument = offending_argument(name, spec.input_schema["properties"], exc.code)
+                if argument is not None:
+                    store_details["argument"] = argument
+            return _error(exc.code, exc.message, store_details)
         except Exception:
             logger.exception("tool %s failed unexpectedly", name)
             return _error("INTERNAL_ERROR", "the server could not answer this call; see its log")

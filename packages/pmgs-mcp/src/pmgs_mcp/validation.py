@@ -19,21 +19,31 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, Literal
 
-__all__ = ["ArgumentError", "check_arguments"]
+__all__ = ["ArgumentError", "ArgumentProblem", "check_arguments"]
 
 _MAX_SHOWN: Final = 60
 """Longest rendering of a rejected value in a message; arguments can be long strings."""
 
 
+ArgumentProblem = Literal["value", "missing", "unknown", "not_an_object"]
+"""What is wrong: a given value, a missing or an unknown argument, or arguments not an object.
+
+Only a bad *value* has a store counterpart with its own code (``INVALID_LIMIT`` …); the
+other problems concern the shape of the call and stay ``INVALID_ARGUMENT``."""
+
+
 class ArgumentError(ValueError):
     """Arguments that do not satisfy a tool's input schema; the message names the argument."""
 
-    def __init__(self, message: str, argument: str | None = None) -> None:
+    def __init__(
+        self, message: str, argument: str | None = None, problem: ArgumentProblem = "value"
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.argument = argument
+        self.problem: ArgumentProblem = problem
 
 
 def _show(value: object) -> str:
@@ -151,7 +161,9 @@ def _check_object(
     prefix = "" if where == "arguments" else f"{where}."
     for name in schema.get("required", ()):
         if name not in value:
-            raise ArgumentError(f"missing required argument {prefix}{name!s}", f"{prefix}{name}")
+            raise ArgumentError(
+                f"missing required argument {prefix}{name!s}", f"{prefix}{name}", "missing"
+            )
     if schema.get("additionalProperties") is False:
         unknown = sorted(k for k in value if k not in properties)
         if unknown:
@@ -160,6 +172,7 @@ def _check_object(
                 f"unknown argument(s) {', '.join(prefix + k for k in unknown)}; "
                 f"accepted: {accepted}",
                 prefix + unknown[0],
+                "unknown",
             )
     checked: dict[str, Any] = {}
     for name, sub in properties.items():
@@ -183,5 +196,7 @@ def check_arguments(
     """
     value: Mapping[str, Any] = {} if arguments is None else arguments
     if not isinstance(value, Mapping):
-        raise ArgumentError(f"arguments must be an object, not {_json_type(value)}")
+        raise ArgumentError(
+            f"arguments must be an object, not {_json_type(value)}", problem="not_an_object"
+        )
     return _check_object(schema, value, "arguments")

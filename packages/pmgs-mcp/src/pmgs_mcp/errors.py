@@ -1,0 +1,163 @@
+"""The error object of a failed tool call: its stable code, a safe message and a next step.
+
+A failed call is a tool result with ``isError: true`` whose only content is this object as
+JSON text, ``{"error": {"code", "message", "hint", "details"?}}``, and which carries **no**
+``structuredContent`` (ADR 0010): the MCP specification requires structured content to
+conform to the tool's ``outputSchema``, which describes the record, and clients such as the
+TypeScript SDK and the MCP Inspector reject a result whose structured content does not.
+
+Schema violations are reported with the code the store itself gives for the same argument
+(``limit: 500`` is ``INVALID_LIMIT``, ``scheme: "cpc"`` is ``INVALID_SCHEME``), so an agent
+gets the same code from MCP as from the Python API and ``pmgs … --json``; arguments with
+no store counterpart (unknown or missing arguments, ``document_id``, ``release`` …) are
+``INVALID_ARGUMENT``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+__all__ = [
+    "ARGUMENT_CODES",
+    "ERROR_SCHEMA",
+    "HINTS",
+    "argument_error_code",
+    "error_object",
+    "offending_argument",
+]
+
+ARGUMENT_CODES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "scheme": "INVALID_SCHEME",
+        "schemes": "INVALID_SCHEME",
+        "code": "INVALID_CODE",
+        "edition": "INVALID_EDITION",
+        "version": "INVALID_VERSION",
+        "language": "INVALID_LANGUAGE",
+        "query": "INVALID_QUERY",
+        "limit": "INVALID_LIMIT",
+        "relation_limit": "INVALID_LIMIT",
+        "segment_limit": "INVALID_LIMIT",
+        "related_classification_limit": "INVALID_LIMIT",
+        "relation_offset": "INVALID_OFFSET",
+        "classification_offset": "INVALID_OFFSET",
+        "document_offset": "INVALID_OFFSET",
+        "segment_offset": "INVALID_OFFSET",
+        "related_classification_offset": "INVALID_OFFSET",
+    }
+)
+"""Arguments whose invalid values the store reports with a code of their own."""
+
+_DOCUMENT_SELECTORS: Final = frozenset({"page", "section", "locator"})
+"""``get_pmgs_document``'s selectors: the store's ``INVALID_DOCUMENT_SELECTOR``. Only there:
+``list_documents`` also has a ``page`` (a page number), which has no store counterpart."""
+
+HINTS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "INVALID_ARGUMENT": "Fix the argument named in details.argument; see the tool's input "
+        "schema for accepted values.",
+        "INVALID_SCHEME": "Use scheme 'fi', 'fterm' or 'ipc'.",
+        "INVALID_CODE": "Check the notation (e.g. G06F3/048, 5B068AA01), or find the code with "
+        "search_pmgs.",
+        "INVALID_EDITION": "Give an edition only for IPC (8U, 8B, 7, 7E, 6, 5, 4), or omit it.",
+        "INVALID_VERSION": "Use an IPC version such as 2006.01, or omit it for the revision "
+        "valid at the release date.",
+        "INVALID_LANGUAGE": "Use language 'ja' or 'en'.",
+        "INVALID_QUERY": "Send literal text of at most 512 characters.",
+        "INVALID_LIMIT": "Use a limit within the bounds of the tool's input schema (at most 200; "
+        "list_documents at most 100).",
+        "INVALID_OFFSET": "Use an offset of 0 or more; to continue, pass the next_*_offset of "
+        "the previous page.",
+        "INVALID_DOCUMENT_SELECTOR": "Give at most one of page, section and locator; page and "
+        "section start at 1.",
+        "DOCUMENT_NOT_FOUND": "Use a document_id returned by search_pmgs, lookup_classification "
+        "or list_documents.",
+        "DOCUMENT_SELECTOR_NOT_FOUND": "Read the document without a selector to see its pages, "
+        "sections and locators.",
+        "RELEASE_NOT_FOUND": "Use 'current' or a release id from details.available "
+        "(release_info names the one being served).",
+        "MULTIPLE_ACTIVE_REVISIONS": "Give the IPC version explicitly (see details).",
+        "RESPONSE_TOO_LARGE": "Ask for a smaller page (a lower limit).",
+        "INTERNAL_ERROR": "The server could not answer; its log has the details. Retrying the "
+        "same call will not help.",
+    }
+)
+"""One next step per code, phrased for an agent calling the MCP tools."""
+
+DEFAULT_HINT: Final = "The database cannot answer this call; ask the operator to run pmgs doctor."
+"""For codes without a hint of their own (database problems, which the caller cannot fix)."""
+
+ERROR_SCHEMA: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "pmgs MCP tool error (the JSON text of a result with isError: true)",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["error"],
+        "properties": {
+            "error": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["code", "message", "hint"],
+                "properties": {
+                    "code": {"type": "string", "pattern": "^[A-Z][A-Z_]*$"},
+                    "message": {"type": "string", "minLength": 1},
+                    "hint": {"type": "string", "minLength": 1},
+                    "details": {"type": "object"},
+                },
+            }
+        },
+    }
+)
+"""What a client can rely on in an error result's text; the tests hold every error to it."""
+
+
+def argument_error_code(tool: str, argument: str | None) -> str:
+    """The stable code for a schema violation of ``argument`` (``schemes[0]``, ``limit`` …).
+
+    Only the top-level argument name decides: an invalid item of ``schemes`` is an invalid
+    scheme, as the store would say.
+    """
+    if argument is None:
+        return "INVALID_ARGUMENT"
+    name = argument.split("[", 1)[0].split(".", 1)[0]
+    if tool == "get_pmgs_document" and name in _DOCUMENT_SELECTORS:
+        return "INVALID_DOCUMENT_SELECTOR"
+    return ARGUMENT_CODES.get(name, "INVALID_ARGUMENT")
+
+
+_NOT_FOUND_ARGUMENTS: Final[Mapping[str, str]] = MappingProxyType(
+    {"DOCUMENT_NOT_FOUND": "document_id", "RELEASE_NOT_FOUND": "release"}
+)
+"""Store codes for a valid value that names nothing in the database, and the argument."""
+
+
+def offending_argument(tool: str, arguments: Iterable[str], code: str) -> str | None:
+    """The one argument of ``tool`` that a store error with ``code`` can be about, if unique.
+
+    The store's own details name the argument only for limits and offsets; for the other
+    codes the tool's argument list decides (``INVALID_CODE`` in ``lookup_classification``
+    is about ``code``). ``None`` when no argument, or more than one, fits.
+    """
+    names = set(arguments)
+    candidates = {name for name in names if argument_error_code(tool, name) == code}
+    fallback = _NOT_FOUND_ARGUMENTS.get(code)
+    if fallback in names:
+        candidates.add(fallback)
+    return candidates.pop() if len(candidates) == 1 else None
+
+
+def error_object(
+    code: str, message: str, details: Mapping[str, object] | None = None
+) -> dict[str, Any]:
+    """``{"error": {...}}``: the value an error result carries as its JSON text."""
+    error: dict[str, Any] = {
+        "code": code,
+        "message": message,
+        "hint": HINTS.get(code, DEFAULT_HINT),
+    }
+    if details:
+        error["details"] = dict(details)
+    return {"error": error}

@@ -1,0 +1,359 @@
+"""The tools' input and output schemas: plain JSON Schema data, the contract a client sees.
+
+Input schemas mirror the store's parameters and limits (a test compares them with the
+store's signatures); output schemas are pmgs-core's record schemas, unchanged. They live
+apart from :mod:`pmgs_mcp.tools` (which runs the tools) so that each file stays readable,
+and they import nothing from the SDK, so the argument checker and the tests can use them
+without starting a server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from pmgs_core import DOCUMENT_KINDS, IPC_EDITIONS, MAX_LIMIT, SCHEMES
+
+__all__ = [
+    "CONTENT_TYPES",
+    "DOCUMENT_COUNT_INPUT",
+    "DOCUMENT_COUNT_OUTPUT",
+    "DOCUMENT_INPUT",
+    "LANGUAGES",
+    "LIST_CATEGORIES_INPUT",
+    "LIST_DOCUMENTS_INPUT",
+    "LOOKUP_INPUT",
+    "MAX_LIST_LIMIT",
+    "MAX_OFFSET",
+    "MAX_PAGE_LIMIT",
+    "RELEASE_INPUT",
+    "SEARCH_INPUT",
+    "SchemaLoader",
+    "paged_document_list_schema",
+    "record_output_schema",
+]
+
+LANGUAGES: Final = ("ja", "en")
+CONTENT_TYPES: Final = ("classification", "document")
+# Schemes, IPC editions, document kinds and the page limit come from pmgs-core itself, so
+# the input schemas cannot drift from what the store accepts.
+
+MAX_PAGE_LIMIT: Final = MAX_LIMIT
+"""The store's largest page (relations, search results, segments, related classifications)."""
+MAX_QUERY_CHARS: Final = 512
+"""The store's longest search query."""
+MAX_CODE_CHARS: Final = 64
+MAX_ID_CHARS: Final = 512
+"""The store's longest document id and locator."""
+MAX_OFFSET: Final = 2**63 - 1
+"""The store's largest offset (SQLite's integer range)."""
+MAX_PAGE_NUMBER: Final = 2**31 - 1
+MAX_LIST_LIMIT: Final = 100
+"""``list_documents`` pages hold 1–100 items, as document-DB clients expect."""
+
+
+# --- input schemas ---------------------------------------------------------------------------
+
+
+def _object(properties: dict[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+def _int(description: str, default: int, minimum: int, maximum: int) -> dict[str, Any]:
+    return {
+        "type": "integer",
+        "minimum": minimum,
+        "maximum": maximum,
+        "default": default,
+        "description": description,
+    }
+
+
+def _optional(schema: dict[str, Any]) -> dict[str, Any]:
+    """Accept ``null`` as "not given" (many agents send it for optional arguments)."""
+    base = schema["type"]
+    types = [base] if isinstance(base, str) else list(base)
+    out = dict(schema)
+    out["type"] = [*types, "null"]
+    if "enum" in out:
+        out["enum"] = [*out["enum"], None]
+    out.setdefault("default", None)
+    return out
+
+
+_RELEASE: Final = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 64,
+    "default": "current",
+    "description": "Release id (e.g. JPPM2025...) or 'current' for the active database.",
+}
+_LANGUAGE: Final = {
+    "type": "string",
+    "enum": list(LANGUAGES),
+    "default": "ja",
+    "description": "Language of texts: 'ja' (default) or 'en' where the package has English.",
+}
+
+LOOKUP_INPUT: Final = _object(
+    {
+        "scheme": {
+            "type": "string",
+            "enum": list(SCHEMES),
+            "description": "Classification scheme: 'fi', 'fterm' or 'ipc'.",
+        },
+        "code": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_CODE_CHARS,
+            "description": (
+                "The code in any common notation: 'G06F3/048', 'G06F 3/048', fixed width "
+                "'G06F0003048000', an F-term '5B068AA01' or theme '5B068'."
+            ),
+        },
+        "release": _RELEASE,
+        "edition": _optional(
+            {
+                "type": "string",
+                "enum": list(IPC_EDITIONS),
+                "description": (
+                    "IPC edition only (8U, 8B, 7, 7E, 6, 5, 4). Omit to take the first "
+                    "edition holding the code in that order. Giving one for fi/fterm fails "
+                    "with INVALID_EDITION."
+                ),
+            }
+        ),
+        "language": _LANGUAGE,
+        "version": _optional(
+            {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 32,
+                "description": (
+                    "IPC version such as '2006.01' (IPC only). Omit for the revision valid at "
+                    "the release date."
+                ),
+            }
+        ),
+        "relation_limit": _int("Relations per page (1-200).", 50, 1, MAX_PAGE_LIMIT),
+        "relation_offset": _int(
+            "Relations to skip; pass next_relation_offset to continue.", 0, 0, MAX_OFFSET
+        ),
+    },
+    required=("scheme", "code"),
+)
+
+SEARCH_INPUT: Final = _object(
+    {
+        "query": {
+            "type": "string",
+            "maxLength": MAX_QUERY_CHARS,
+            "description": (
+                "Literal text; whitespace separates terms that must all occur. Japanese "
+                "words of 2 characters (電池, 樹脂) work. An empty query returns empty pages."
+            ),
+        },
+        "schemes": _optional(
+            {
+                "type": "array",
+                "items": {"type": "string", "enum": list(SCHEMES)},
+                "uniqueItems": True,
+                "minItems": 1,
+                "maxItems": len(SCHEMES),
+                "description": "Restrict classification results to these schemes (default all).",
+            }
+        ),
+        "content_types": _optional(
+            {
+                "type": "array",
+                "items": {"type": "string", "enum": list(CONTENT_TYPES)},
+                "uniqueItems": True,
+                "minItems": 1,
+                "maxItems": len(CONTENT_TYPES),
+                "description": "'classification', 'document' or both (default both).",
+            }
+        ),
+        "release": _RELEASE,
+        "language": _LANGUAGE,
+        "limit": _int(
+            "Results per content type and page (1-200); applied to each type separately.",
+            20,
+            1,
+            MAX_PAGE_LIMIT,
+        ),
+        "classification_offset": _int(
+            "Classification results to skip; pass results_by_type.classification.next_offset.",
+            0,
+            0,
+            MAX_OFFSET,
+        ),
+        "document_offset": _int(
+            "Document results to skip; pass results_by_type.document.next_offset.",
+            0,
+            0,
+            MAX_OFFSET,
+        ),
+        "document_kinds": _optional(
+            {
+                "type": "array",
+                "items": {"type": "string", "enum": list(DOCUMENT_KINDS)},
+                "uniqueItems": True,
+                "minItems": 1,
+                "maxItems": len(DOCUMENT_KINDS),
+                "description": "Restrict document results to these kinds (see list_categories).",
+            }
+        ),
+    },
+    required=("query",),
+)
+
+DOCUMENT_INPUT: Final = _object(
+    {
+        "document_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_ID_CHARS,
+            "description": (
+                "A document_id returned by search_pmgs or lookup_classification, e.g. "
+                "'ipc_definition:G06F3/048'."
+            ),
+        },
+        "page": _optional(
+            {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_OFFSET,
+                "description": "1-based PDF page. At most one of page, section, locator.",
+            }
+        ),
+        "section": _optional(
+            {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_OFFSET,
+                "description": "1-based segment number (section in search results).",
+            }
+        ),
+        "locator": _optional(
+            {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": MAX_ID_CHARS,
+                "description": "Exact locator, heading or source locator of a segment.",
+            }
+        ),
+        "segment_limit": _int("Segments per page (1-200).", 200, 1, MAX_PAGE_LIMIT),
+        "segment_offset": _int(
+            "Segments to skip; pass next_segment_offset to continue.", 0, 0, MAX_OFFSET
+        ),
+        "related_classification_limit": _int(
+            "Related classifications per page (1-200).", 200, 1, MAX_PAGE_LIMIT
+        ),
+        "related_classification_offset": _int(
+            "Related classifications to skip; pass next_related_classification_offset.",
+            0,
+            0,
+            MAX_OFFSET,
+        ),
+    },
+    required=("document_id",),
+)
+
+LIST_DOCUMENTS_INPUT: Final = _object(
+    {
+        "limit": _int("Documents per page (1-100).", 20, 1, MAX_LIST_LIMIT),
+        "page": _int(
+            "1-based page number; a page past the end returns no items.", 1, 1, MAX_PAGE_NUMBER
+        ),
+        "kind": _optional(
+            {
+                "type": "string",
+                "enum": list(DOCUMENT_KINDS),
+                "description": "Only documents of this kind (see list_categories).",
+            }
+        ),
+        "release": _RELEASE,
+    }
+)
+LIST_CATEGORIES_INPUT: Final = _object({"release": _RELEASE})
+DOCUMENT_COUNT_INPUT: Final = _object(
+    {
+        "kind": _optional(
+            {
+                "type": "string",
+                "enum": list(DOCUMENT_KINDS),
+                "description": "Count only documents of this kind.",
+            }
+        ),
+        "release": _RELEASE,
+    }
+)
+RELEASE_INPUT: Final = _object({"release": _RELEASE})
+
+
+# --- output schemas --------------------------------------------------------------------------
+
+
+SchemaLoader = Callable[[str], Mapping[str, Any]]
+"""``pmgs_core.load_schema``: a self-contained schema for one record type."""
+
+
+def record_output_schema(load: SchemaLoader, record_type: str) -> dict[str, Any]:
+    """The output schema of a tool returning one pmgs-core record type, unchanged.
+
+    pmgs-core's schema for a record type is self-contained (``$ref`` only into its own
+    ``$defs``), which the SDK client needs: it resolves references inside the schema only.
+    ``type: object`` is repeated at the root because protocol versions up to 2025-11-25
+    require it there.
+    """
+    schema = dict(load(record_type))
+    return {"type": "object", **schema}
+
+
+def paged_document_list_schema(load: SchemaLoader) -> dict[str, Any]:
+    """pmgs-core's ``document_list_page`` plus the ``page`` and ``total_pages`` of list_documents.
+
+    Document-DB clients page by page number; the store pages by offset. The tool returns the
+    store's page unchanged with the two fields added, and says so in its schema by extending
+    the store's definition rather than restating it.
+    """
+    schema = record_output_schema(load, "document_list_page")
+    defs = dict(schema["$defs"])
+    base = defs["document_list_page"]
+    defs["paged_document_list"] = {
+        **base,
+        "properties": {
+            **base["properties"],
+            "page": {"type": "integer", "minimum": 1},
+            "total_pages": {"type": "integer", "minimum": 0},
+        },
+        "required": sorted({*base["required"], "page", "total_pages"}),
+    }
+    return {**schema, "$ref": "#/$defs/paged_document_list", "$defs": defs}
+
+
+DOCUMENT_COUNT_OUTPUT: Final = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "record_type": {"const": "document_count"},
+        "count": {"type": "integer", "minimum": 0},
+        "kind": {"anyOf": [{"enum": list(DOCUMENT_KINDS)}, {"type": "null"}]},
+        "release": {
+            "type": "object",
+            "properties": {
+                "release_id": {"type": "string"},
+                "reference_date": {"type": "string"},
+            },
+            "required": ["release_id", "reference_date"],
+        },
+    },
+    "required": ["record_type", "count", "kind", "release"],
+}
