@@ -99,9 +99,24 @@ def isolated(session: nox.Session) -> None:
     session.run("python", str(ROOT / "tests-integration" / "isolated_core_smoke.py"))
 
 
+TS_CLIENT = ROOT / "tests-integration" / "ts-client"
+"""The Node conformance suite (TypeScript SDK client, MCP Inspector), pinned by its lock file."""
+
+
 @nox.session(python=DEFAULT_PYTHON)
 def integration(session: nox.Session) -> None:
-    """Cross-package tests against the whole installed workspace."""
+    """Cross-package tests against the whole installed workspace, and the MCP server with the
+    TypeScript SDK client and the MCP Inspector (installed here from their lock file).
+
+    Node and npm are required, not optional: without them this session fails, so the
+    cross-implementation suite is never skipped without notice.
+    """
+    for tool in ("node", "npm"):
+        if shutil.which(tool) is None:
+            session.error(f"{tool} is not on PATH; the MCP client conformance suite needs it")
+    with session.chdir(TS_CLIENT):
+        # No install scripts: the clients are plain JavaScript and need none.
+        session.run("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", external=True)
     _sync(session, "--all-packages")
     session.run("pytest", "tests-integration", *session.posargs)
 

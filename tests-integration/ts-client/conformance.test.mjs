@@ -1,0 +1,179 @@
+// pmgs-mcp seen by the official TypeScript SDK client, over stdio, streamable HTTP and SSE,
+// offering the SDK's current protocol version and the one before it.
+//
+// For every tool and every error path the client must accept the result (the SDK validates
+// any structuredContent against the tool's outputSchema and throws if it does not match),
+// and every error must carry its stable code, message and hint in the text content.
+
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+
+import { ALL_TOOLS, cases } from "./lib/cases.mjs";
+import {
+  EXAMPLES,
+  OfferVersionTransport,
+  PYTHON,
+  serverArgs,
+  startHttpServer,
+} from "./lib/harness.mjs";
+
+const CASES = cases(EXAMPLES);
+const TRANSPORTS = ["stdio", "streamable-http", "sse"];
+// The SDK's list starts with its current version; the next entry is the previous one.
+const VERSIONS = [LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS[1]];
+const CALL_OPTIONS = { timeout: 30_000 };
+
+function transportFor(kind, http) {
+  if (kind === "stdio") {
+    return new StdioClientTransport({ command: PYTHON, args: serverArgs(), stderr: "pipe" });
+  }
+  const requestInit = { headers: http.headers };
+  if (kind === "streamable-http") {
+    return new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`), { requestInit });
+  }
+  return new SSEClientTransport(new URL(`${http.url}/sse`), { requestInit });
+}
+
+/** One session: list the tools, make every call, record what the client returned or threw. */
+async function converse(kind, version, http) {
+  const transport = new OfferVersionTransport(transportFor(kind, http), version);
+  const client = new Client({ name: "pmgs-conformance", version: "1.0.0" });
+  await client.connect(transport, CALL_OPTIONS);
+  try {
+    const tools = (await client.listTools(undefined, CALL_OPTIONS)).tools;
+    const calls = new Map();
+    for (const c of CASES) {
+      try {
+        calls.set(c.label, {
+          result: await client.callTool({ name: c.tool, arguments: c.args }, undefined, CALL_OPTIONS),
+        });
+      } catch (thrown) {
+        calls.set(c.label, { thrown });
+      }
+    }
+    let unknownTool;
+    try {
+      await client.callTool({ name: "no_such_tool", arguments: {} }, undefined, CALL_OPTIONS);
+    } catch (thrown) {
+      unknownTool = thrown;
+    }
+    // A success after every kind of error: no error ends the session.
+    const last = await client.callTool({ name: "release_info", arguments: {} }, undefined, CALL_OPTIONS);
+    return { negotiated: transport.negotiated, tools, calls, unknownTool, last };
+  } finally {
+    await client.close();
+  }
+}
+
+function textOf(result) {
+  assert.equal(result.content.length, 1, "one content block");
+  assert.equal(result.content[0].type, "text");
+  return JSON.parse(result.content[0].text);
+}
+
+function checkCall(call, c) {
+  assert.equal(call.thrown, undefined, `the client threw: ${call.thrown?.message}`);
+  const { result } = call;
+  if (c.ok) {
+    assert.notEqual(result.isError, true, result.content[0]?.text);
+    assert.equal(typeof result.structuredContent, "object");
+    assert.equal(result.structuredContent.record_type, c.ok);
+    assert.deepEqual(textOf(result), result.structuredContent);
+    return;
+  }
+  assert.equal(result.isError, true);
+  assert.equal(result.structuredContent, undefined, "an error result has no structuredContent");
+  const body = textOf(result);
+  assert.deepEqual(Object.keys(body), ["error"]);
+  const { error } = body;
+  assert.equal(error.code, c.code, error.message);
+  assert.equal(typeof error.message, "string");
+  assert.ok(error.message.length > 0);
+  assert.equal(typeof error.hint, "string");
+  assert.ok(error.hint.length > 0);
+  if (c.argument) {
+    assert.equal(error.details?.argument, c.argument);
+  }
+}
+
+describe("pmgs-mcp with the TypeScript SDK client", () => {
+  let http;
+  before(async () => {
+    http = await startHttpServer();
+  });
+  after(async () => {
+    await http?.stop();
+  });
+
+  for (const kind of TRANSPORTS) {
+    for (const version of VERSIONS) {
+      describe(`${kind}, protocol ${version}`, () => {
+        let session;
+        before(async () => {
+          session = await converse(kind, version, http);
+        });
+
+        it("initialises with the offered protocol version", () => {
+          assert.equal(session.negotiated, version);
+        });
+
+        it("lists every tool with input and output schemas", () => {
+          assert.deepEqual(
+            session.tools.map((tool) => tool.name),
+            ALL_TOOLS,
+          );
+          for (const tool of session.tools) {
+            assert.equal(tool.inputSchema.type, "object");
+            assert.equal(tool.outputSchema.type, "object");
+            assert.equal(tool.annotations.readOnlyHint, true);
+          }
+        });
+
+        for (const c of CASES) {
+          it(`${c.tool}: ${c.label} -> ${c.ok ? "ok" : c.code}`, () => {
+            checkCall(session.calls.get(c.label), c);
+          });
+        }
+
+        it("answers an empty query with empty pages", () => {
+          const page = session.calls.get("search empty query (not an error)").result.structuredContent;
+          assert.equal(page.search_mode, "none");
+          for (const typed of Object.values(page.results_by_type)) {
+            assert.deepEqual(typed.results, []);
+          }
+        });
+
+        it("rejects an unknown tool with a protocol error", () => {
+          assert.ok(session.unknownTool instanceof McpError, String(session.unknownTool));
+          assert.equal(session.unknownTool.code, -32602);
+          assert.match(session.unknownTool.message, /no_such_tool/);
+        });
+
+        it("keeps the session after every error", () => {
+          assert.notEqual(session.last.isError, true);
+          assert.equal(session.last.structuredContent.record_type, "release_info");
+        });
+      });
+    }
+  }
+});
+
+describe("the case list", () => {
+  it("calls every tool on a success path and on an error path", () => {
+    for (const tool of ALL_TOOLS) {
+      assert.ok(CASES.some((c) => c.tool === tool && c.ok), `${tool} success`);
+      assert.ok(CASES.some((c) => c.tool === tool && c.code), `${tool} error`);
+    }
+    assert.equal(new Set(CASES.map((c) => c.label)).size, CASES.length, "labels are unique");
+  });
+});

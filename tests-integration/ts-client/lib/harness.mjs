@@ -1,0 +1,129 @@
+// What the conformance tests share: the server under test (a real `python -m pmgs_mcp`
+// process), and a transport wrapper that makes the SDK's client offer a chosen protocol
+// version. The Python side (tests-integration/test_ts_client_conformance.py) builds the
+// database and passes it in through the environment.
+
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+
+/** A required environment variable, or an error naming it (the suite is never skipped). */
+export function required(name) {
+  const value = process.env[name];
+  if (!value) {
+    throw new Error(
+      `${name} is not set: run this suite through tests-integration/test_ts_client_conformance.py`,
+    );
+  }
+  return value;
+}
+
+export const PYTHON = required("PMGS_CONFORMANCE_PYTHON");
+export const DB = required("PMGS_CONFORMANCE_DB");
+export const EXAMPLES = JSON.parse(required("PMGS_CONFORMANCE_EXAMPLES"));
+export const TOKEN = "conformance-token-0123456789";
+
+/** Arguments that start the server under test with every tool. */
+export function serverArgs(...extra) {
+  return ["-m", "pmgs_mcp", "--db", DB, "--tools", "all", ...extra];
+}
+
+async function freePort() {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address();
+  server.close();
+  await once(server, "close");
+  return port;
+}
+
+/**
+ * Start `pmgs-mcp --transport http` with a bearer token and wait until /health answers.
+ * @returns {Promise<{url: string, headers: Record<string, string>, stop: () => Promise<void>, stderr: () => string}>}
+ */
+export async function startHttpServer() {
+  const port = await freePort();
+  const child = spawn(PYTHON, serverArgs("--transport", "http", "--port", String(port)), {
+    env: { ...process.env, PMGS_MCP_TOKEN: TOKEN },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`pmgs-mcp exited early (${child.exitCode}): ${output}`);
+    }
+    try {
+      const health = await fetch(`${url}/health`);
+      if (health.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`pmgs-mcp did not become healthy: ${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    headers: { Authorization: `Bearer ${TOKEN}` },
+    stderr: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await once(child, "exit");
+      }
+    },
+  };
+}
+
+/**
+ * A transport that makes the client's `initialize` offer `version` instead of the SDK's
+ * latest, and records the version the server answered with. Everything else passes through,
+ * so the client's own checks (protocol version, output-schema validation) run unchanged.
+ */
+export class OfferVersionTransport {
+  constructor(inner, version) {
+    this.inner = inner;
+    this.version = version;
+    this.negotiated = undefined;
+    this.initializeId = undefined;
+    inner.onmessage = (message, extra) => {
+      if (message.id !== undefined && message.id === this.initializeId && message.result) {
+        this.negotiated = message.result.protocolVersion;
+      }
+      this.onmessage?.(message, extra);
+    };
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+  }
+
+  start() {
+    return this.inner.start();
+  }
+
+  send(message, options) {
+    if (message.method === "initialize") {
+      this.initializeId = message.id;
+      message = { ...message, params: { ...message.params, protocolVersion: this.version } };
+    }
+    return this.inner.send(message, options);
+  }
+
+  close() {
+    return this.inner.close();
+  }
+
+  get sessionId() {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion(version) {
+    this.inner.setProtocolVersion?.(version);
+  }
+}
