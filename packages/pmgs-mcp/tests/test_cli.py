@@ -221,3 +221,38 @@ def test_importing_the_package_does_not_import_the_sdk() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+"""The versions docs/mcp.md says the stdio server negotiates in ``initialize``."""
+
+
+@pytest.mark.parametrize("version", HANDSHAKE_VERSIONS)
+def test_stdio_initialize_accepts_each_documented_version(
+    reference: Reference, version: str
+) -> None:
+    process = subprocess.Popen(
+        server_command("--db", str(reference.db)),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    request = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "version-probe", "version": "1"},
+        },
+    }
+    process.stdin.write(json.dumps(request) + "\n")
+    process.stdin.flush()
+    answer = json.loads(process.stdout.readline())  # read before EOF, which ends the session
+    process.stdin.close()
+    assert process.wait(timeout=30) == 0
+    assert answer["result"]["protocolVersion"] == version
