@@ -11,6 +11,9 @@ written here. Public API:
   so that the builder's fail-closed paths can be tested.
 * ``generate_package(..., with_documents=True)`` adds the XML, HTML and PDF groups
   (:data:`DOCUMENT_GROUPS`), counted in :class:`DocumentCounts`.
+* :func:`make_variant` rewrites a copy of a generated package the way another writer of the
+  format could have (:data:`VARIANT_KINDS`, each a :class:`Variant` saying what a build of
+  it must report), keeping every code, text and relation.
 * :func:`make_zip` zips a package as it is downloaded (release directory at the top).
 
 See ``docs/synthetic-packages.md``.
@@ -35,6 +38,7 @@ from pmgs_build.testing.generator import (
     GeneratedPackage,
     generate_package,
 )
+from pmgs_build.testing.variants import VARIANT_KINDS, Variant, make_variant
 
 __all__ = [
     "CORRUPTION_KINDS",
@@ -48,10 +52,13 @@ __all__ = [
     "REAL_DOCUMENT_FILES",
     "REAL_FILES",
     "REAL_ROWS",
+    "VARIANT_KINDS",
     "DocumentCounts",
     "ExpectedCounts",
     "GeneratedPackage",
+    "Variant",
     "corrupt",
     "generate_package",
+    "make_variant",
     "make_zip",
 ]
