@@ -7,8 +7,12 @@ against the generator's named damages (``corrupt``), each of which must fail wit
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import shutil
 import sqlite3
+from contextlib import closing
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -197,7 +201,7 @@ def test_the_embedded_sample_builds_without_errors(tmp_path: Path) -> None:
 
 _CORRUPTION_CODES: dict[str, str | None] = {
     "wrong_column_count": IssueCode.FI_COLUMN_COUNT,
-    "shift_jis": IssueCode.CSV_ENCODING,
+    "shift_jis": None,  # read as CP932 with a warning (a plausible writer's choice)
     "ipc_line_sequence_not_integer": IssueCode.IPC_TEXT_LINE_INVALID,
     "ipc_line_sequence_not_positive": IssueCode.IPC_TEXT_LINE_INVALID,
     "ipc_several_valid": IssueCode.IPC_MULTIPLE_VALID_REVISIONS,
@@ -263,12 +267,13 @@ def test_generator_damage_is_caught(template: GeneratedPackage, tmp_path: Path, 
         name = {
             "fterm_e_depth_mismatch": IssueCode.FTERM_TRANSLATION_DEPTH_MISMATCH,
             "theme_sequence_mismatch": IssueCode.THEME_TRANSLATION_SEQUENCE_MISMATCH,
+            "shift_jis": IssueCode.CSV_CP932_FALLBACK,
         }[kind]
         baseline = template.expected.warnings.get(name, 0)
         assert report.warnings[name] == baseline + 1
         return
     with pytest.raises(BuildError) as raised:
-        build_database(root, output)
+        build_database(root, output, strict=True)
     assert raised.value.code == code, [str(i) for i in raised.value.issues]
     assert list(tmp_path.glob("*.sqlite*")) == []
     assert list(tmp_path.glob(".out.sqlite*")) == []
@@ -281,7 +286,46 @@ def test_wrong_column_count_in_each_group(
     root = _copy(template, tmp_path)
     damaged = corrupt(root, "wrong_column_count", group=group)
     with pytest.raises(BuildError) as raised:
-        build_database(root, tmp_path / "out.sqlite")
+        build_database(root, tmp_path / "out.sqlite", strict=True)
     assert raised.value.code == _GROUP_COLUMN_CODES[group], str(raised.value)
     assert raised.value.issues[0].source_path == damaged.relative_to(root).as_posix()
     assert not (tmp_path / "out.sqlite").exists()
+    # Without --strict the row is kept in quarantine, raw cells and all, and the rest builds.
+    report = build_database(root, tmp_path / "kept.sqlite")
+    assert report.quarantined[group] == 1  # (its dependants, such as texts, may follow)
+    raw_row = next(csv.reader(io.StringIO(damaged.read_text(encoding="utf-8-sig"))))
+    with closing(sqlite3.connect(tmp_path / "kept.sqlite")) as conn:
+        rows = conn.execute(
+            "SELECT q.reason, q.raw, s.path, q.locator FROM quarantine q "
+            "JOIN source_file s ON s.id = q.source_file_id WHERE q.data_group = ?",
+            (group,),
+        ).fetchall()
+    assert rows == [
+        (
+            _GROUP_COLUMN_CODES[group],
+            json.dumps(raw_row, ensure_ascii=False),
+            damaged.relative_to(root).as_posix(),
+            "row:1",
+        )
+    ]
+
+
+def test_a_group_over_its_error_budget_is_not_recognised(
+    template: GeneratedPackage, tmp_path: Path
+) -> None:
+    root = _copy(template, tmp_path)
+    path = next((root / "FI" / "FI_THEME").glob("*.csv"))
+    lines = path.read_bytes().split(b"\r\n")
+    damaged = [line.rsplit(b",", 1)[0] if i % 10 == 0 else line for i, line in enumerate(lines)]
+    path.write_bytes(b"\r\n".join(damaged))
+    with pytest.raises(BuildError) as raised:
+        build_database(root, tmp_path / "out.sqlite")
+    error = raised.value
+    assert error.code == IssueCode.FORMAT_NOT_RECOGNISED
+    assert "FI/FI_THEME" in error.issues[0].message
+    assert {issue.code for issue in error.issues[1:]} == {IssueCode.FI_THEME_COLUMN_COUNT}
+    assert not (tmp_path / "out.sqlite").exists()
+    # A generous budget lets the same package through, with every damaged row kept.
+    report = build_database(root, tmp_path / "out.sqlite", error_budget=0.5)
+    planted = sum(1 for i, line in enumerate(lines) if i % 10 == 0 and line)
+    assert report.quarantined == {"FI/FI_THEME": planted}

@@ -274,7 +274,7 @@ def copy(package: GeneratedPackage, tmp_path: Path) -> Path:
 def _fails(root: Path, out_dir: Path) -> BuildError:
     out_dir.mkdir()
     with pytest.raises(BuildError) as raised:
-        build_database(root, out_dir / "pmgs.sqlite")
+        build_database(root, out_dir / "pmgs.sqlite", strict=True)
     assert list(out_dir.iterdir()) == [], "a database or temporary file was left behind"
     return raised.value
 

@@ -243,7 +243,7 @@ def _replace(package: Path, group: str, data: bytes) -> str:
 def _fails(package: Path, code: str) -> list[tuple[str | None, str | None, str]]:
     output = package.parent / "out.sqlite"
     with pytest.raises(BuildError) as caught:
-        build_database(package, output)
+        build_database(package, output, strict=True)
     assert not output.exists()
     assert list(package.parent.glob(".out.sqlite*")) == []
     found = [(i.source_path, i.locator, i.message) for i in caught.value.issues if i.code == code]
@@ -267,12 +267,15 @@ def test_a_row_of_three_cells_fails(sample: Path) -> None:
     assert "3 cells" in found[0][2]
 
 
-def test_a_footer_of_another_span_is_a_bad_row(sample: Path) -> None:
-    raw = '<tr><td colspan="2">not the footer</td></tr>'
+def test_a_single_spanning_cell_is_a_footer(sample: Path) -> None:
+    raw = '<tr><td colspan="2">a note, not a record</td></tr>'
     page = _page(IPC_KAISEI_HEADER, [_VALID_IPC_ROW], meta=_SJIS_META, raw_rows=raw)
-    path = _replace(sample, "IPC_KAISEI", page.encode("shift_jis"))
-    found = _fails(sample, IssueCode.HTML_TABLE_INVALID)
-    assert [(p, loc) for p, loc, _ in found] == [(path, "table-row:3")]
+    _replace(sample, "IPC_KAISEI", page.encode("shift_jis"))
+    report, conn = _builds(sample)
+    assert report.group_counts["IPC_KAISEI"].records == 1
+    assert report.quarantine_count == 0
+    bodies = [row[0] for row in conn.execute("SELECT body FROM document_text")]
+    assert not any("a note" in body for body in bodies)
 
 
 def test_an_endpoint_that_is_no_revision_fails(sample: Path) -> None:
@@ -285,20 +288,52 @@ def test_an_endpoint_that_is_no_revision_fails(sample: Path) -> None:
     assert "G06F3/048 (2019.01)" in found[0][2]
 
 
-def test_a_different_header_fails(sample: Path) -> None:
-    header = ("テーマ", "付加コード", "説明")
+def test_an_unknown_header_wording_is_read_by_position(sample: Path) -> None:
+    header = ("分類テーマ", "記号", "備考")
     rows = [(_SAMPLE_THEME, "ZA01", "ラベル")]
     path = _replace(sample, "FTERM/ADD_CODE", _page(header, rows, meta=_UTF8_META).encode("utf-8"))
-    found = _fails(sample, IssueCode.HTML_TABLE_INVALID)
-    assert [(p, loc) for p, loc, _ in found] == [(path, "table-row:1")]
+    report, conn = _builds(sample)
+    assert report.warnings["HTML_HEADER_UNKNOWN"] == 1
+    warning = conn.execute(
+        "SELECT s.path, b.locator, b.message FROM build_issue b JOIN source_file s "
+        "ON s.id = b.source_file_id WHERE b.code = 'HTML_HEADER_UNKNOWN'"
+    ).fetchone()
+    assert warning[:2] == (path, "table-row:1")
+    assert "分類テーマ" in warning[2]
+    segment = conn.execute(
+        "SELECT t.heading, t.body, t.locator FROM document_text t JOIN source_file s "
+        "ON s.id = t.source_file_id WHERE s.path = ?",
+        (path,),
+    ).fetchall()
+    assert segment == [(_SAMPLE_THEME, "ZA01 ラベル", "table-row:2")]
 
 
-def test_a_header_of_data_cells_fails(sample: Path) -> None:
-    page = _page(ADD_CODE_HEADER, [], meta=_UTF8_META).replace("<th>", "<td>")
-    page = page.replace("</th>", "</td>")
-    path = _replace(sample, "FTERM/ADD_CODE", page.encode("utf-8"))
-    found = _fails(sample, IssueCode.HTML_TABLE_INVALID)
-    assert [(p, loc) for p, loc, _ in found] == [(path, "table-row:1")]
+@pytest.mark.parametrize(
+    "header",
+    [
+        ("Theme", "Code", "Description"),  # English wording in the Japanese group
+        ("テーマコード", "付加コード", "内容"),  # another Japanese word
+    ],
+)
+def test_known_header_wordings_need_no_warning(sample: Path, header: tuple[str, ...]) -> None:
+    rows = [(_SAMPLE_THEME, "ZA01", "ラベル")]
+    _replace(sample, "FTERM/ADD_CODE", _page(header, rows, meta=_UTF8_META).encode("utf-8"))
+    report, conn = _builds(sample)
+    assert "HTML_HEADER_UNKNOWN" not in report.warnings
+    assert report.quarantine_count == 0
+    bodies = [row[0] for row in conn.execute("SELECT body FROM document_text")]
+    assert "ZA01 ラベル" in bodies
+
+
+def test_a_header_of_data_cells_is_still_a_header(sample: Path) -> None:
+    page = _page(ADD_CODE_HEADER, [(_SAMPLE_THEME, "ZA01", "ラベル")], meta=_UTF8_META)
+    page = page.replace("<th>", "<td>").replace("</th>", "</td>")
+    _replace(sample, "FTERM/ADD_CODE", page.encode("utf-8"))
+    report, conn = _builds(sample)
+    assert report.quarantine_count == 0
+    assert "HTML_HEADER_UNKNOWN" not in report.warnings
+    headings = [row[0] for row in conn.execute("SELECT heading FROM document_text")]
+    assert "テーマコード" not in headings
 
 
 @pytest.mark.parametrize(
@@ -351,13 +386,20 @@ def test_a_shift_jis_page_with_cp932_characters_is_read_as_cp932(sample: Path) -
     assert len(rows) == 1
 
 
-def test_a_page_without_a_table_fails(sample: Path) -> None:
+def test_a_page_without_a_table_is_a_warning(sample: Path) -> None:
     path = _replace(sample, "FTERM/ADD_CODE_E", b"<html><body><p>nothing</p></body></html>")
-    found = _fails(sample, IssueCode.HTML_UNREADABLE)
-    assert [p for p, _, _ in found] == [path]
+    report, conn = _builds(sample)
+    assert report.warnings["HTML_NO_TABLE"] == 1
+    assert report.quarantine_count == 0
+    documents = conn.execute(
+        "SELECT count(*) FROM document d JOIN source_file s ON s.id = d.source_file_id "
+        "WHERE s.path = ?",
+        (path,),
+    ).fetchone()[0]
+    assert documents == 0
 
 
-def test_rows_left_outside_the_table_fail(sample: Path) -> None:
+def test_rows_left_outside_the_table_are_quarantined(sample: Path) -> None:
     raw = "</table><tr><td>2D673</td><td>ZA02</td><td>lost</td></tr>"
     page = _page(
         ADD_CODE_HEADER_E, [(_SAMPLE_THEME, "ZA01", "kept")], meta=_UTF8_META, raw_rows=raw
@@ -365,6 +407,13 @@ def test_rows_left_outside_the_table_fail(sample: Path) -> None:
     path = _replace(sample, "FTERM/ADD_CODE_E", page.encode())
     found = _fails(sample, IssueCode.HTML_TABLE_INVALID)
     assert [p for p, _, _ in found] == [path]
+    _report, conn = _builds(sample)
+    quarantined = conn.execute("SELECT reason, raw, locator FROM quarantine").fetchall()
+    assert quarantined == [
+        ("HTML_TABLE_INVALID", '["2D673", "ZA02", "lost", "footer"]', "outside-table")
+    ]  # the page's footer row follows the premature </table> too
+    bodies = [row[0] for row in conn.execute("SELECT body FROM document_text")]
+    assert "ZA01 kept" in bodies
 
 
 def test_a_first_cell_that_is_no_theme_fails(sample: Path) -> None:

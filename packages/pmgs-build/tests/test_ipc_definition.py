@@ -356,7 +356,7 @@ def test_a_worker_crash_names_the_file_and_the_rest_is_read(
     )
     output = tmp_path / "out.sqlite"
     with pytest.raises(BuildError) as failure:
-        build_database(small.path, output)
+        build_database(small.path, output, strict=True)
     assert_failed_with(failure.value, IssueCode.PDF_UNREADABLE, f"{GROUP}/B60J.pdf", output, "died")
 
 
@@ -429,7 +429,7 @@ def test_unreadable_pdf(
         use_parser(monkeypatch, pool_min_files=1000)
     output = tmp_path / "out.sqlite"
     with pytest.raises(BuildError) as failure:
-        build_database(tiny.path, output)
+        build_database(tiny.path, output, strict=True)
     relative = path.relative_to(tiny.path).as_posix()
     assert_failed_with(failure.value, IssueCode.PDF_UNREADABLE, relative, output, "PdfiumError")
 
@@ -439,7 +439,7 @@ def test_a_name_that_spells_no_code(tiny: GeneratedPackage, tmp_path: Path) -> N
     shutil.copyfile(source, source.with_name("nonsense.pdf"))
     output = tmp_path / "out.sqlite"
     with pytest.raises(BuildError) as failure:
-        build_database(tiny.path, output)
+        build_database(tiny.path, output, strict=True)
     assert_failed_with(failure.value, IssueCode.PDF_NAME_INVALID, f"{GROUP}/nonsense.pdf", output)
 
 
@@ -448,7 +448,7 @@ def test_two_names_of_one_code(tiny: GeneratedPackage, tmp_path: Path) -> None:
     shutil.copyfile(padded, padded.with_name("G06F3-048.pdf"))
     output = tmp_path / "out.sqlite"
     with pytest.raises(BuildError) as failure:
-        build_database(tiny.path, output)
+        build_database(tiny.path, output, strict=True)
     assert_failed_with(
         failure.value, IssueCode.PDF_NAME_INVALID, f"{GROUP}/G06F___3-048.pdf", output
     )

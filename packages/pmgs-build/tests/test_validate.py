@@ -41,6 +41,7 @@ CHECKS = [
     "ipc_valid_revisions",
     "amended_to_resolved",
     "reference_only_unsearchable",
+    "quarantine",
 ]
 
 
@@ -103,7 +104,8 @@ def test_a_fresh_build_passes_every_check_with_a_figure(database: Path) -> None:
             for table in TABLES
             if table != "metadata"
         )
-    assert figures["table_counts"] == f"{total:,} rows in 11 tables"
+    assert figures["table_counts"] == f"{total:,} rows in 12 tables"
+    assert figures["quarantine"] == "0 quarantined records in 0 groups"
     assert figures["amended_to_resolved"].startswith("0 of ")
     data = report.to_dict()
     assert data["ok"] is True
@@ -218,6 +220,15 @@ def _forget_the_build_counts(path: Path) -> None:
     _edit(path, f"DELETE FROM metadata WHERE key = '{BUILD_COUNTS_KEY}'")
 
 
+def _quarantine_without_its_segment(path: Path) -> None:
+    _edit(
+        path,
+        "INSERT INTO quarantine (data_group, reason, message, raw, source_file_id, locator) "
+        "SELECT 'FI/FI', 'CODE_INVALID', 'planted', '[\"X\"]', min(id), 'row:1' "
+        "FROM source_file WHERE data_group = 'FI/FI'",
+    )
+
+
 COUNTS = {"source_file_rows", "table_counts"}
 
 CASES: list[tuple[str, Callable[[Path], None], set[str]]] = [
@@ -262,6 +273,11 @@ CASES: list[tuple[str, Callable[[Path], None], set[str]]] = [
         {"copyright", "source_files", "table_counts", "group_counts"},
     ),
     ("a record_count changed", _change_a_record_count, {"source_files", "group_counts"}),
+    (
+        "a quarantined row that search cannot find",
+        _quarantine_without_its_segment,
+        {"quarantine", *COUNTS},
+    ),
     (
         "build_counts missing",
         _forget_the_build_counts,

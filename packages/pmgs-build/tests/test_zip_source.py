@@ -135,7 +135,7 @@ def test_one_archive_is_opened_for_the_whole_build_and_closed(
 
     opened.clear()
     with pytest.raises(BuildError) as raised:
-        build_database(broken, tmp_path / "db2.sqlite")
+        build_database(broken, tmp_path / "db2.sqlite", strict=True)
     assert raised.value.code == IssueCode.CSV_MALFORMED
     assert len(opened) == 1
     assert opened[0].fp is None

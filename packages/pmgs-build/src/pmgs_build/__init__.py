@@ -4,7 +4,8 @@ Everything other packages may use is re-exported here and listed in ``__all__``.
 
 * :func:`build_database` — package directory or ZIP → database file, returning a
   :class:`BuildReport`; raises :class:`BuildError` (with :class:`BuildIssue`\\ s and a stable
-  ``code``) and leaves nothing behind when the package cannot be read with certainty.
+  ``code``) and leaves nothing behind when the package cannot be trusted as a whole; records
+  it cannot read with certainty are quarantined (:data:`QUARANTINE_CODES`) unless ``strict``.
 * :func:`take_inventory` — the files, release id, reference date and manifest hash of a
   package, without building (setup re-takes it to prove the source did not change).
 * :func:`logical_digest` — the content hash a finished database stores in its metadata.
@@ -15,7 +16,15 @@ from importlib.metadata import PackageNotFoundError, version
 from pmgs_build.build import BuildReport, GroupCount, build_database
 from pmgs_build.digest import logical_digest
 from pmgs_build.inventory import Inventory, take_inventory
-from pmgs_build.issues import ALL_ISSUE_CODES, BuildError, BuildIssue, IssueCode
+from pmgs_build.issues import (
+    ALL_ISSUE_CODES,
+    DEFAULT_ERROR_BUDGET,
+    QUARANTINE_CODES,
+    BuildError,
+    BuildIssue,
+    IssueCode,
+    Quarantined,
+)
 from pmgs_build.model import ProgressEvent, SourceFile
 from pmgs_build.sample import SAMPLE_RELEASE, sample_package_path
 from pmgs_build.setup import (
@@ -40,6 +49,7 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 
 __all__ = [
     "ALL_ISSUE_CODES",
+    "DEFAULT_ERROR_BUDGET",
     "FREE_SPACE_FACTOR",
     "FREE_SPACE_RESERVE",
     "SAMPLE_RELEASE",
@@ -51,6 +61,8 @@ __all__ = [
     "Inventory",
     "IssueCode",
     "ProgressEvent",
+    "QUARANTINE_CODES",
+    "Quarantined",
     "SampleQueries",
     "SetupError",
     "SetupReport",

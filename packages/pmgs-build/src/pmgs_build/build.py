@@ -23,7 +23,14 @@ from typing import Any
 from pmgs_build.adapters import ADAPTERS, BuildContext, check_ipc_validity
 from pmgs_build.digest import logical_digest
 from pmgs_build.inventory import CSV_GROUPS, Inventory, inventory_of
-from pmgs_build.issues import BuildError, BuildIssue, IssueCode, IssueLog
+from pmgs_build.issues import (
+    DEFAULT_ERROR_BUDGET,
+    BuildError,
+    BuildIssue,
+    IssueCode,
+    IssueLog,
+    Quarantined,
+)
 from pmgs_build.model import FileStatus, ProgressEvent
 from pmgs_build.package import PackageReader, ZipLimits, open_package
 from pmgs_build.validate import BUILD_COUNTS_KEY, encode_build_counts, validate_database
@@ -74,6 +81,13 @@ class BuildReport:
     phase_seconds: dict[str, float] = field(default_factory=dict)
     validation: dict[str, Any] | None = None
     """The :func:`~pmgs_build.validate_database` report of the published bytes."""
+    quarantined: dict[str, int] = field(default_factory=dict)
+    """Quarantined records per data group (the ``quarantine`` table; none in a strict build)."""
+
+    @property
+    def quarantine_count(self) -> int:
+        """All quarantined records together."""
+        return sum(self.quarantined.values())
 
     @property
     def warning_count(self) -> int:
@@ -99,6 +113,8 @@ class BuildReport:
             "reference_only_concepts": self.reference_only_concepts,
             "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()},
             "validation": self.validation,
+            "quarantined": dict(self.quarantined),
+            "quarantine_count": self.quarantine_count,
         }
 
 
@@ -152,11 +168,14 @@ class _Build:
         inventory: Inventory,
         progress: Callable[[ProgressEvent], None] | None,
         package: PackageReader | None = None,
+        *,
+        strict: bool = False,
+        error_budget: float = DEFAULT_ERROR_BUDGET,
     ) -> None:
         self.conn = conn
         self.inventory = inventory
         self.progress = progress
-        self.log = IssueLog()
+        self.log = IssueLog(strict=strict, error_budget=error_budget)
         self.loader = Loader(conn)
         self.registry = ConceptRegistry(self.loader)
         self.ctx = BuildContext(
@@ -195,6 +214,8 @@ class _Build:
         for group, adapter in ADAPTERS.items():
             files = [f for f in inventory.files_of(group) if f.parser == adapter.name]
             self.ctx.group = group
+            self.log.group = group
+            group_records = 0
             results = (
                 adapter.parse_group(self.ctx, files)
                 if adapter.parse_group is not None
@@ -208,12 +229,14 @@ class _Build:
                     result.records,
                     result.skipped,
                 )
+                group_records += result.records
                 if self.progress is not None:
                     self.progress(
                         ProgressEvent("parse", group, done, len(files), "files", source.path)
                     )
             self.loader.flush()
             self.log.raise_if_errors()
+            self.log.check_budget(group, group_records)
         self._timed("parse", started)
 
     def finalize(self) -> None:
@@ -243,6 +266,7 @@ class _Build:
                 ),
             )
         ids = {f.path: f.id for f in inventory.files}
+        self._write_quarantine(ids)
         for issue in (*inventory.warnings, *self.log.warnings()):
             self.loader.add(
                 "build_issue",
@@ -276,6 +300,59 @@ class _Build:
             ],
         )
         self._timed("finalize", started)
+
+    def _write_quarantine(self, ids: dict[str, int]) -> None:
+        """The ``quarantine`` rows, and one ``quarantine`` document per data group whose
+        segments hold the raw text, so that it stays findable with its source."""
+        documents: dict[str, int] = {}
+        sequence: dict[str, int] = {}
+        for entry in self.log.quarantined:
+            source_id = ids.get(entry.source_path) if entry.source_path else None
+            self.loader.add(
+                "quarantine",
+                (entry.data_group, entry.code, entry.message, entry.raw, source_id, entry.locator),
+            )
+            if source_id is None:
+                continue
+            group = entry.data_group
+            document_id = documents.get(group)
+            if document_id is None:
+                document_id = self.loader.new_id("document")
+                documents[group] = document_id
+                self.loader.add(
+                    "document",
+                    (
+                        document_id,
+                        f"quarantine:{group}",
+                        "quarantine",
+                        None,
+                        f"Quarantined records of {group} (not answered as classifications)",
+                        source_id,
+                        entry.locator,
+                    ),
+                )
+            number = sequence.get(group, 0) + 1
+            sequence[group] = number
+            self.loader.add(
+                "document_text",
+                (
+                    document_id,
+                    number,
+                    None,
+                    entry.code,
+                    "quarantine",
+                    _quarantine_body(entry),
+                    source_id,
+                    entry.locator,
+                ),
+            )
+
+    def quarantined(self) -> dict[str, int]:
+        """Quarantined records per data group."""
+        counts: dict[str, int] = {}
+        for entry in self.log.quarantined:
+            counts[entry.data_group] = counts.get(entry.data_group, 0) + 1
+        return dict(sorted(counts.items()))
 
     def index(self) -> str:
         """Indexes, search indexes, statistics, checks; returns the logical digest."""
@@ -341,6 +418,13 @@ class _Build:
         )
 
 
+def _quarantine_body(entry: Quarantined) -> str:
+    """What a search finds of a quarantined record: its raw text, else why it has none."""
+    if entry.raw:
+        return entry.raw
+    return f"({entry.code}: {entry.message})"
+
+
 def _validate(temporary: Path, build: _Build) -> dict[str, Any]:
     """Run every check of ``validate_database`` on the closed temporary file; raise on failure.
 
@@ -376,6 +460,8 @@ def build_database(
     release: str | None = None,
     progress: Callable[[ProgressEvent], None] | None = None,
     zip_limits: ZipLimits | None = None,
+    strict: bool = False,
+    error_budget: float = DEFAULT_ERROR_BUDGET,
 ) -> BuildReport:
     """Build the reference database of the package at ``source`` into the new file ``output``.
 
@@ -383,9 +469,12 @@ def build_database(
     open archive that is closed when the build ends (``zip_limits`` overrides its bounds).
 
     ``release`` overrides the release id taken from the directory name (``JPPM`` + digits).
-    ``progress`` receives :class:`ProgressEvent`\\ s. Raises :class:`BuildError` (with every
-    error issue found) when the package cannot be read with certainty or ``output`` exists;
-    then no file is left behind.
+    ``progress`` receives :class:`ProgressEvent`\\ s. Records that cannot be read with
+    certainty are quarantined (``BuildReport.quarantined``) unless ``strict``, which makes
+    each of them an error; a data group whose quarantined share exceeds ``error_budget``
+    stops the build with ``FORMAT_NOT_RECOGNISED``. Raises :class:`BuildError` (with every
+    error issue found) when the package cannot be trusted or ``output`` exists; then no file
+    is left behind.
     """
     started = time.perf_counter()
     output_path = Path(os.path.abspath(output))
@@ -409,7 +498,9 @@ def build_database(
             conn.execute("PRAGMA cache_size = -131072")
             conn.execute("PRAGMA temp_store = MEMORY")
             create_schema(conn)
-            build = _Build(conn, inventory, progress, package)
+            build = _Build(
+                conn, inventory, progress, package, strict=strict, error_budget=error_budget
+            )
             build.phase_seconds["inventory"] = inventory_seconds
             conn.execute("BEGIN")
             build.parse()
@@ -448,14 +539,16 @@ def build_database(
         builder_version=_builder_version(),
         phase_seconds=build.phase_seconds,
         validation=validation,
+        quarantined=build.quarantined(),
     )
     if progress is not None:
         progress(ProgressEvent("done", None, 1, 1, "steps"))
     logger.info(
-        "built %s (%s) in %.1f s: %d warnings",
+        "built %s (%s) in %.1f s: %d warnings, %d quarantined",
         inventory.release_id,
         output_path.name,
         seconds,
         report.warning_count,
+        report.quarantine_count,
     )
     return report

@@ -94,6 +94,7 @@ CLASSIFICATION_GROUPS: Final = frozenset(
 """The code/text CSVs whose ``_YYYYMMDD`` names carry the reference date (and only these:
 handbooks, explanations and concordances may be dated differently)."""
 
+_GROUPS_LONGEST_FIRST: Final = tuple(sorted(KNOWN_GROUPS, key=len, reverse=True))
 _RELEASE_RE: Final = re.compile(r"JPPM[0-9]+")
 _NAME_DATE_RE: Final = re.compile(r"_([0-9]{8})\.csv", re.IGNORECASE)
 _UNKNOWN_ROOT_GROUP: Final = "."
@@ -160,10 +161,13 @@ def data_group_of(relative_path: str) -> str:
     The longest known group that contains the file wins, so files in subdirectories of a
     group stay in it. A file in no known group gets its directory (``.`` at the root) as
     group, and the build warns about it. A root file named ``COPYRGHT…`` is the COPYRGHT.
+    Directory names match in any letter case (``fi/fi_text``), as case-insensitive file
+    systems and other writers of the format spell them.
     """
     directory, _, name = relative_path.rpartition("/")
-    for group in sorted(KNOWN_GROUPS, key=len, reverse=True):
-        if directory == group or directory.startswith(group + "/"):
+    folded = directory.upper()
+    for group in _GROUPS_LONGEST_FIRST:
+        if folded == group or folded.startswith(group + "/"):
             return group
     if not directory and name.split(".", 1)[0].upper() == "COPYRGHT":
         return "COPYRGHT"

@@ -1,9 +1,14 @@
 """Build issues: every irregularity of a package becomes one recorded, coded row.
 
-The parser fails closed (``docs/pmgs-source-format.md``): whatever it cannot read with
-certainty is an *error*, which stops the build and leaves no database behind, and whatever it
-can read but is worth knowing (a translation that disagrees with its Japanese original, a row
-that is structurally not a record) is a *warning*, kept in the ``build_issue`` table.
+Three outcomes (``docs/pmgs-source-format.md``, ADR 0009). A *warning* is read and kept in the
+``build_issue`` table (a translation that disagrees with its Japanese original, a header row).
+A row, cell, element or file that cannot be read with certainty is *quarantined*: kept with
+its raw text, source and reason in the ``quarantine`` table, never answered as a
+classification; the codes of :data:`QUARANTINE_CODES` are those. An *error* stops the build
+and leaves no database behind: a package that cannot be trusted as a whole (no COPYRGHT, no
+single reference date, unsafe archives or links, two IPC revisions valid at once) or a data
+group whose quarantined share exceeds the error budget (``FORMAT_NOT_RECOGNISED``). With
+``strict`` every quarantine is an error, as before there was a quarantine.
 
 Codes are part of the interface: the CLI, setup and tests match on them, so they never change
 meaning. Each constant below says when it is raised and at which severity.
@@ -11,16 +16,20 @@ meaning. Each constant below says when it is raised and at which severity.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final, Literal
 
 __all__ = [
     "ALL_ISSUE_CODES",
+    "DEFAULT_ERROR_BUDGET",
+    "QUARANTINE_CODES",
     "BuildError",
     "BuildIssue",
     "IssueCode",
     "IssueLog",
+    "Quarantined",
     "Severity",
 ]
 
@@ -56,6 +65,13 @@ class IssueCode:
     DATA_GROUP_MISSING: Final = "DATA_GROUP_MISSING"
     """Warning: a CSV data group of the package format has no file at all."""
 
+    FORMAT_NOT_RECOGNISED: Final = "FORMAT_NOT_RECOGNISED"
+    """Error: a data group's quarantined records exceed the error budget (by default 1 % of
+    its records, and always more than 2), or the whole build quarantined more than
+    :data:`QUARANTINE_HARD_LIMIT` records: the package is not in a format pmgs knows, and a
+    database built from what was left would be misleading. The message names the group, the
+    share and a sample of the rows."""
+
     # -- the output --------------------------------------------------------------------------
     OUTPUT_EXISTS: Final = "OUTPUT_EXISTS"
     """Error: the output path exists; a database is immutable once built, so it is never
@@ -85,6 +101,15 @@ class IssueCode:
     """Warning: an empty record inside a CSV file; skipped, still counted in row numbers."""
     CSV_EMPTY: Final = "CSV_EMPTY"
     """Warning: a CSV file without any record."""
+    CSV_HEADER_ROW: Final = "CSV_HEADER_ROW"
+    """Warning: the first record of a CSV file is a header row (no code in its first cell, no
+    number in any cell); skipped, its text recorded in the message."""
+    CSV_EXTRA_COLUMNS: Final = "CSV_EXTRA_COLUMNS"
+    """Warning (once per file): the file's first record has more cells than the group's
+    columns, so every row of the file carries extra trailing cells; they are ignored."""
+    CSV_CP932_FALLBACK: Final = "CSV_CP932_FALLBACK"
+    """Warning (once per file): the file is not UTF-8 but decodes strictly as CP932 (the
+    Shift_JIS that Japanese Windows tools write), and was read so."""
 
     # -- column counts, one per CSV group (ja and en share theirs) ------------------------------
     FI_COLUMN_COUNT: Final = "FI_COLUMN_COUNT"
@@ -113,7 +138,11 @@ class IssueCode:
 
     # -- values ------------------------------------------------------------------------------
     CODE_INVALID: Final = "CODE_INVALID"
-    """Error: a code cell that ``pmgs_core.parse_code`` cannot read with certainty."""
+    """Quarantine: a code cell that ``pmgs_core.parse_code`` cannot read with certainty."""
+    CODE_SPELLING_NORMALISED: Final = "CODE_SPELLING_NORMALISED"
+    """Warning (once per file): code cells in another unambiguous spelling than the package
+    layout (a trailing-zero subgroup ``3/050``, full-width digits, a left-aligned subgroup);
+    each was read as its one canonical code. The message shows the first cell."""
     DUPLICATE_CODE: Final = "DUPLICATE_CODE"
     """Error: a code table defines the same code twice (FI, theme, F-term)."""
     LEVEL_INVALID: Final = "LEVEL_INVALID"
@@ -168,7 +197,12 @@ class IssueCode:
     CONCORDANCE_MARKER_INVALID: Final = "CONCORDANCE_MARKER_INVALID"
     """Error: a concordance scheme marker other than ``1`` (FI) and ``4``-``8`` (IPC)."""
     CONCORDANCE_MARKER_MISMATCH: Final = "CONCORDANCE_MARKER_MISMATCH"
-    """Error: markers contradict the file name (``con_FItoIPC8U_…`` must be ``1`` → ``8``)."""
+    """Retired (no longer raised): markers are data and a file name only a hint; see
+    ``CONCORDANCE_DIRECTIONS_MIXED``."""
+    CONCORDANCE_DIRECTIONS_MIXED: Final = "CONCORDANCE_DIRECTIONS_MIXED"
+    """Warning (once per file): a concordance file holds rows whose scheme markers differ from
+    what its name suggests (``4 → 8`` inside ``con_FItoIPC8U_…``); each row is read by its own
+    markers."""
     CONCORDANCE_VERSION_UNKNOWN: Final = "CONCORDANCE_VERSION_UNKNOWN"
     """Warning: a concordance code names an IPC version the IPC tables do not have; the
     relation is kept at the concept level."""
@@ -214,10 +248,15 @@ class IssueCode:
     """Warning: a page declared Shift_JIS held CP932-only characters (Windows-31J, the
     superset Japanese Windows tools write) and was decoded as CP932."""
     HTML_UNREADABLE: Final = "HTML_UNREADABLE"
-    """Error: an HTML file that cannot be decoded or holds no table."""
+    """Quarantine: an HTML file that cannot be decoded."""
+    HTML_NO_TABLE: Final = "HTML_NO_TABLE"
+    """Warning: an HTML page of a table group that holds no table (an index page beside the
+    tables); retained, nothing read from it."""
+    HTML_HEADER_UNKNOWN: Final = "HTML_HEADER_UNKNOWN"
+    """Warning: a table whose header wording pmgs does not know (Japanese or English); its
+    columns are read by position and the header text is recorded in the message."""
     HTML_TABLE_INVALID: Final = "HTML_TABLE_INVALID"
-    """Error: an HTML table whose header is not the expected one, or a data row with another
-    number of cells."""
+    """Quarantine: an HTML table row with too few cells for the table's columns."""
     IPC_REVISION_ENDPOINT_UNRESOLVED: Final = "IPC_REVISION_ENDPOINT_UNRESOLVED"
     """Error: an ``IPC_KAISEI`` row whose old or new code + version is not an IPC 8U revision
     of the package."""
@@ -242,6 +281,97 @@ ALL_ISSUE_CODES: Final[frozenset[str]] = frozenset(
     value for name, value in vars(IssueCode).items() if name.isupper() and isinstance(value, str)
 )
 """Every code above, for tests and for callers that validate codes."""
+
+QUARANTINE_CODES: Final[frozenset[str]] = frozenset(
+    {
+        IssueCode.CSV_ENCODING,
+        IssueCode.CSV_MALFORMED,
+        IssueCode.FI_COLUMN_COUNT,
+        IssueCode.FI_TEXT_COLUMN_COUNT,
+        IssueCode.FI_HB_COLUMN_COUNT,
+        IssueCode.FI_THEME_COLUMN_COUNT,
+        IssueCode.FI_KAISEI_LINK_COLUMN_COUNT,
+        IssueCode.THEME_COLUMN_COUNT,
+        IssueCode.FTERM_COLUMN_COUNT,
+        IssueCode.FTERM_KAISETSU_COLUMN_COUNT,
+        IssueCode.IPC_COLUMN_COUNT,
+        IssueCode.CONCORDANCE_COLUMN_COUNT,
+        IssueCode.JUDGE_COLUMN_COUNT,
+        IssueCode.CODE_INVALID,
+        IssueCode.DUPLICATE_CODE,
+        IssueCode.LEVEL_INVALID,
+        IssueCode.SEQUENCE_INVALID,
+        IssueCode.FI_TEXT_UNKNOWN_CODE,
+        IssueCode.THEME_TRANSLATION_UNKNOWN_CODE,
+        IssueCode.FTERM_TRANSLATION_UNKNOWN_CODE,
+        IssueCode.FTERM_TRANSLATION_SEQUENCE_MISMATCH,
+        IssueCode.IPC_TEXT_LINE_INVALID,
+        IssueCode.IPC_VERSION_INVALID,
+        IssueCode.IPC_VALIDITY_INVALID,
+        IssueCode.IPC_REVISION_INCONSISTENT,
+        IssueCode.CONCORDANCE_MARKER_INVALID,
+        IssueCode.JUDGE_MULTIPLE_FILES,
+        IssueCode.XML_MALFORMED,
+        IssueCode.XML_ENCODING,
+        IssueCode.XML_STRUCTURE_INVALID,
+        IssueCode.FI_REVISION_LINK_UNRESOLVED,
+        IssueCode.HTML_UNREADABLE,
+        IssueCode.HTML_TABLE_INVALID,
+        IssueCode.IPC_REVISION_ENDPOINT_UNRESOLVED,
+        IssueCode.ADD_CODE_ROW_INVALID,
+        IssueCode.PDF_UNREADABLE,
+        IssueCode.PDF_NAME_INVALID,
+    }
+)
+"""Codes that concern one row, cell, element or file: quarantined (kept with the raw text,
+not answered) unless the build is strict. Every other error code is fatal."""
+
+DEFAULT_ERROR_BUDGET: Final = 0.01
+"""Share of a data group's records that may be quarantined before the build stops with
+``FORMAT_NOT_RECOGNISED``; at least :data:`QUARANTINE_ALLOWANCE` records always may."""
+
+QUARANTINE_ALLOWANCE: Final = 2
+"""Quarantined records a data group may always hold, however small it is (the judgement
+table has 92 rows: one odd row must not stop a release)."""
+
+QUARANTINE_HARD_LIMIT: Final = 100_000
+"""Quarantined records after which a build stops at once, before its group ends: a format
+nobody knows should not fill memory with raw rows first."""
+
+_SAMPLE_ROWS: Final = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Quarantined:
+    """A record pmgs could not read with certainty, kept as evidence.
+
+    ``raw`` is what the package said: the cells as a JSON array for a CSV row, the element or
+    row text for XML and HTML, empty for a whole file that could not be decoded. ``weight``
+    is how many records it stands for in the error budget (a whole CSV file: its lines).
+    """
+
+    code: str
+    message: str
+    data_group: str
+    source_path: str | None
+    locator: str
+    raw: str
+    weight: int = 1
+
+    def as_issue(self) -> BuildIssue:
+        """The same irregularity as an error (``--strict``, or a budget sample)."""
+        return BuildIssue("error", self.code, self.message, self.source_path, self.locator)
+
+    def to_dict(self) -> dict[str, str | int | None]:
+        """JSON-ready form."""
+        return {
+            "code": self.code,
+            "message": self.message,
+            "data_group": self.data_group,
+            "source_path": self.source_path,
+            "locator": self.locator,
+            "raw": self.raw,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,18 +426,48 @@ class IssueLog:
 
     Errors are kept apart so that the build can stop at a phase boundary with all errors of
     the phase, and gives up early once :attr:`max_errors` is reached (one broken column in a
-    large file would otherwise produce a million identical errors).
+    large file would otherwise produce a million identical errors). Errors of
+    :data:`QUARANTINE_CODES` become :class:`Quarantined` records unless :attr:`strict`; the
+    CSV reader keeps :attr:`current_raw` on the record being read so that adapters need not
+    pass it, and the build sets :attr:`group` to the data group being parsed.
     """
 
-    def __init__(self, max_errors: int = 200) -> None:
+    def __init__(
+        self,
+        max_errors: int = 200,
+        *,
+        strict: bool = False,
+        error_budget: float = DEFAULT_ERROR_BUDGET,
+    ) -> None:
+        if not 0.0 <= error_budget <= 1.0:
+            raise ValueError("error_budget is a share between 0 and 1")
         self.max_errors = max_errors
+        self.strict = strict
+        self.error_budget = error_budget
+        self.group = ""
+        self.current_raw: str | list[str] | None = None
         self._issues: list[BuildIssue] = []
         self._errors: list[BuildIssue] = []
+        self._quarantined: list[Quarantined] = []
+        self._units: dict[str, int] = {}
 
     def error(
-        self, code: str, message: str, source_path: str | None = None, locator: str | None = None
+        self,
+        code: str,
+        message: str,
+        source_path: str | None = None,
+        locator: str | None = None,
+        *,
+        weight: int = 1,
     ) -> None:
-        """Record an error; raise :class:`BuildError` at once when there are too many."""
+        """Record an error, or quarantine the record it concerns (see the class).
+
+        Raises :class:`BuildError` at once when there are too many errors or quarantined
+        records. ``weight`` is how many records a quarantined whole file stands for.
+        """
+        if code in QUARANTINE_CODES and not self.strict:
+            self._quarantine(code, message, source_path, locator, weight)
+            return
         issue = BuildIssue("error", code, message, source_path, locator)
         self._issues.append(issue)
         self._errors.append(issue)
@@ -333,6 +493,71 @@ class IssueLog:
     def warnings(self) -> Iterator[BuildIssue]:
         """The warnings, in the order found."""
         return (issue for issue in self._issues if issue.severity == "warning")
+
+    def _quarantine(
+        self,
+        code: str,
+        message: str,
+        source_path: str | None,
+        locator: str | None,
+        weight: int,
+    ) -> None:
+        raw = self.current_raw
+        if isinstance(raw, list):
+            raw = json.dumps(raw, ensure_ascii=False)
+        entry = Quarantined(
+            code, message, self.group, source_path, locator or "file", raw or "", max(weight, 1)
+        )
+        self._quarantined.append(entry)
+        self._units[self.group] = self._units.get(self.group, 0) + entry.weight
+        if len(self._quarantined) >= QUARANTINE_HARD_LIMIT:
+            raise self._format_error(
+                f"{len(self._quarantined):,} records quarantined before the build ended "
+                f"(limit {QUARANTINE_HARD_LIMIT:,})",
+                self._quarantined,
+            )
+
+    @property
+    def quarantined(self) -> tuple[Quarantined, ...]:
+        """The quarantined records, in the order found."""
+        return tuple(self._quarantined)
+
+    def quarantined_units(self, group: str) -> int:
+        """How many records of ``group`` are quarantined (whole files by their weight)."""
+        return self._units.get(group, 0)
+
+    def check_budget(self, group: str, records: int) -> None:
+        """Stop with ``FORMAT_NOT_RECOGNISED`` when ``group`` quarantined too much.
+
+        ``records`` is what the group's files yielded; quarantined whole files add their
+        weight, since no record of them was counted.
+        """
+        units = self._units.get(group, 0)
+        if not units:
+            return
+        total = max(records, units)
+        allowed = max(QUARANTINE_ALLOWANCE, int(self.error_budget * total))
+        if units <= allowed:
+            return
+        entries = [q for q in self._quarantined if q.data_group == group]
+        raise self._format_error(
+            f"data group {group}: {units:,} of {total:,} records ({units / total:.1%}) could "
+            f"not be read, over the error budget of {self.error_budget:.0%} "
+            f"(at least {QUARANTINE_ALLOWANCE})",
+            entries,
+        )
+
+    def _format_error(self, summary: str, entries: list[Quarantined]) -> BuildError:
+        sample = entries[:_SAMPLE_ROWS]
+        shown = "; ".join(f"{q.source_path} {q.locator}: {q.code} {q.raw[:120]}" for q in sample)
+        head = BuildIssue(
+            "error",
+            IssueCode.FORMAT_NOT_RECOGNISED,
+            f"{summary}; the package is not in a format pmgs knows. Sample: {shown}",
+            sample[0].source_path if sample else None,
+            sample[0].locator if sample else None,
+        )
+        return BuildError([head, *(q.as_issue() for q in sample)])
 
     def error_count_of(self, source_path: str) -> int:
         """How many errors name ``source_path`` (a file with errors is ``failed``)."""

@@ -87,6 +87,7 @@ SOURCE_TABLES: Final = (
     "document_text",
     "document_link",
     "build_issue",
+    "quarantine",
 )
 """Tables whose rows carry a ``source_file_id``, counted per source file."""
 
@@ -104,6 +105,7 @@ CHECK_NAMES: Final = (
     "ipc_valid_revisions",
     "amended_to_resolved",
     "reference_only_unsearchable",
+    "quarantine",
 )
 """Every check, in report order."""
 
@@ -484,6 +486,36 @@ class _Checks:
             raise _Failed(figure, "an endpoint is missing or a revision is not its concept's")
         return figure
 
+    def quarantine(self) -> str:
+        """Every quarantined record of a file is findable: one ``quarantine`` segment each,
+        with the same file and locator, and no segment without its record."""
+        total, groups = self.conn.execute(
+            "SELECT count(*), count(DISTINCT data_group) FROM quarantine"
+        ).fetchone()
+        figure = f"{_plural(int(total), 'quarantined record')} in {_plural(int(groups), 'group')}"
+        missing = int(
+            _scalar(
+                self.conn,
+                "SELECT count(*) FROM quarantine AS q WHERE q.source_file_id IS NOT NULL "
+                "AND NOT EXISTS (SELECT 1 FROM document_text AS t JOIN document AS d "
+                "ON d.id = t.document_id WHERE d.kind = 'quarantine' "
+                "AND t.source_file_id = q.source_file_id AND t.locator = q.locator)",
+            )
+        )
+        extra = int(
+            _scalar(
+                self.conn,
+                "SELECT (SELECT count(*) FROM document_text AS t JOIN document AS d "
+                "ON d.id = t.document_id WHERE d.kind = 'quarantine') - "
+                "(SELECT count(*) FROM quarantine WHERE source_file_id IS NOT NULL)",
+            )
+        )
+        if missing or extra:
+            raise _Failed(
+                figure, f"{missing} quarantined records without their segment, {extra} extra"
+            )
+        return figure
+
     def reference_only_unsearchable(self) -> str:
         """No text of a reference-only concept in ``text_fts`` or ``text_bigram``.
 
@@ -599,6 +631,7 @@ def _other_checks(target: Path) -> list[ValidationCheck]:
                 ("ipc_valid_revisions", checks.ipc_validity),
                 ("amended_to_resolved", checks.amended_to),
                 ("reference_only_unsearchable", checks.reference_only_unsearchable),
+                ("quarantine", checks.quarantine),
             ],
             gate=True,
         )

@@ -80,6 +80,7 @@ _COLUMNS: Final[dict[str, tuple[str, ...]]] = {
     ),
     "document_link": ("document_id", "concept_id", "role", "sequence", "source_file_id", "locator"),
     "build_issue": ("severity", "code", "message", "source_file_id", "locator"),
+    "quarantine": ("data_group", "reason", "message", "raw", "source_file_id", "locator"),
 }
 """Insert columns per table. Tables whose ids nobody refers to let SQLite number the rows
 (in insertion order, which is deterministic)."""

@@ -17,7 +17,7 @@ import sqlite3
 import unicodedata
 from typing import Final
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 """Stored in ``PRAGMA user_version`` and ``metadata.schema_version``; bump on any change."""
 
 SCHEMES: Final = ("fi", "fterm", "ipc")
@@ -38,7 +38,11 @@ DOCUMENT_KINDS: Final = (
     "ipc_revision",
     "ipc_definition",
     "judge",
+    "quarantine",
 )
+"""``quarantine``: one document per data group holding the raw text of its quarantined
+records (one segment each, with its source and locator), so that what the package said stays
+findable as evidence although it is not answered as a classification."""
 SOURCE_STATUSES: Final = ("parsed", "retained", "failed")
 ISSUE_SEVERITIES: Final = ("error", "warning")
 
@@ -129,7 +133,8 @@ CREATE TABLE document (
     document_key   TEXT NOT NULL UNIQUE,           -- public, stable id: 'ipc_definition:G06F3/048'
     kind           TEXT NOT NULL CHECK (kind IN (
                        'fi_handbook', 'fi_revision', 'fterm_explanation',
-                       'fterm_additional_code', 'ipc_revision', 'ipc_definition', 'judge')),
+                       'fterm_additional_code', 'ipc_revision', 'ipc_definition', 'judge',
+                       'quarantine')),
     language       TEXT CHECK (language IN ('ja', 'en')),
     title          TEXT NOT NULL,
     source_file_id INTEGER NOT NULL REFERENCES source_file(id),
@@ -166,6 +171,19 @@ CREATE TABLE build_issue (
     message        TEXT NOT NULL,
     source_file_id INTEGER REFERENCES source_file(id),
     locator        TEXT
+);
+
+-- Records the build could not read with certainty (ADR 0009): kept, counted, never answered
+-- as a classification. raw: the cells as a JSON array (CSV), the element or row text (XML,
+-- HTML), '' for a file that could not be decoded at all.
+CREATE TABLE quarantine (
+    id             INTEGER PRIMARY KEY,
+    data_group     TEXT NOT NULL,
+    reason         TEXT NOT NULL,                  -- the issue code, e.g. 'CODE_INVALID'
+    message        TEXT NOT NULL,
+    raw            TEXT NOT NULL,
+    source_file_id INTEGER REFERENCES source_file(id),
+    locator        TEXT NOT NULL                   -- 'row:12', 'table-row:3', or 'file'
 );
 
 -- Only texts of canonical concepts are searchable; the FTS tables index these views, so that
@@ -206,6 +224,7 @@ CREATE INDEX document_text_page ON document_text (document_id, page, sequence_nu
 CREATE INDEX document_link_concept ON document_link (concept_id, document_id);
 CREATE INDEX document_link_document ON document_link (document_id, sequence);
 CREATE INDEX build_issue_code ON build_issue (code);
+CREATE INDEX quarantine_group ON quarantine (data_group, reason);
 """
 
 TABLES: Final = (
@@ -221,6 +240,7 @@ TABLES: Final = (
     "document_text",
     "document_link",
     "build_issue",
+    "quarantine",
 )
 """Every content table, in the order used for the logical digest and counts."""
 

@@ -1,7 +1,8 @@
 """``FTERM/ADD_CODE`` and ``_E``: the additional-code tables, one document per file and language.
 
 Columns: theme code, additional code, description (header ``テーマコード, 付加コード, 説明`` /
-``Theme code, Additional code, Description``). Every data row is a segment of
+``Theme code, Additional code, Description``, or other wordings: columns are positional, and
+a table of two columns has no description). Every data row is a segment of
 ``fterm_additional_code:{lang}:{file stem}`` (heading = theme, text type ``additional_code``,
 body ``ZA01 description``), and the document names each theme it lists as a ``subject``. A
 theme that ``FTERM/THEME`` does not define becomes a reference-only concept, as themes named
@@ -19,7 +20,7 @@ from pathlib import PurePosixPath
 from typing import Final
 
 from pmgs_build.adapters.base import BuildContext, FileResult
-from pmgs_build.adapters.html_table import read_html_table
+from pmgs_build.adapters.html_table import TableLayout, read_html_table
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
 from pmgs_core import InvalidCodeError, parse_code
@@ -30,7 +31,19 @@ ADD_CODE_HEADERS: Final = {
     "ja": ("テーマコード", "付加コード", "説明"),
     "en": ("Theme code", "Additional code", "Description"),
 }
-"""The header row of the additional-code tables, per language."""
+"""The header row of the additional-code tables, per language, as the package words it."""
+
+_KNOWN_HEADERS: Final = (
+    *ADD_CODE_HEADERS.values(),
+    ("テーマコード", "付加コード", "内容"),
+    ("テーマ", "コード", "説明"),
+    ("テーマ", "付加コード", "説明"),
+    ("Theme", "Code", "Description"),
+    ("Theme", "Code"),
+    ("Theme code", "Additional code"),
+    ("テーマコード", "付加コード"),
+)
+"""Wordings other writers use; any other header is read by position with a warning."""
 
 _TEXT_TYPE: Final = "additional_code"
 _TITLES: Final = {"ja": "付加コード {stem}", "en": "Additional codes {stem}"}
@@ -47,11 +60,11 @@ def _theme(text: str) -> str | None:
 
 def additional_code_parser(language: str) -> Callable[[BuildContext, SourceFile], FileResult]:
     """The parser of ``FTERM/ADD_CODE`` (ja) or ``FTERM/ADD_CODE_E`` (en)."""
-    header = ADD_CODE_HEADERS[language]
     title = _TITLES[language]
+    layout = TableLayout(_KNOWN_HEADERS, 3, 2, lambda cell: _theme(cell) is not None)
 
     def parse(ctx: BuildContext, source: SourceFile) -> FileResult:
-        table = read_html_table(ctx, source, header)
+        table = read_html_table(ctx, source, layout)
         if table is None:
             return FileResult()
         stem = PurePosixPath(source.path).stem
@@ -65,7 +78,8 @@ def additional_code_parser(language: str) -> Callable[[BuildContext, SourceFile]
         )
         for row in table.rows:
             locator = row.locator
-            theme_cell, code, description = row.cells
+            ctx.log.current_raw = list(row.cells)
+            theme_cell, code, description = (*row.cells, "")[:3]
             theme = _theme(theme_cell)
             if theme is None:
                 shown = theme_cell if len(theme_cell) <= 40 else theme_cell[:40] + "…"
@@ -82,6 +96,7 @@ def additional_code_parser(language: str) -> Callable[[BuildContext, SourceFile]
             ctx.add_link(document, concept, "subject", source, locator)
             body = " ".join(part for part in (code, description) if part)
             ctx.add_segment(document, theme, _TEXT_TYPE, body, source=source, locator=locator)
+        ctx.log.current_raw = None
         return FileResult(table.records)
 
     return parse

@@ -30,6 +30,7 @@ __all__ = [
     "GroupParser",
     "LevelStack",
     "SharedState",
+    "decode_cp932",
 ]
 
 NOT_TRANSLATED: Final = "(Not Translated)"
@@ -54,6 +55,9 @@ class Code:
     viewpoint: str | None = None
     number: str | None = None
     version: str | None = None
+    variant: bool = False
+    """The cell spelled the code otherwise than the package layout (see
+    ``CODE_SPELLING_NORMALISED``)."""
 
 
 @dataclass(slots=True)
@@ -128,6 +132,8 @@ class BuildContext:
         self._progress = progress
         self.group: str | None = None
         self._codes: dict[tuple[str, str], Code] = {}
+        self._variant_files: set[int] = set()
+        self._file_width: dict[int, int] = {}
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -161,25 +167,34 @@ class BuildContext:
         concordance row of a code, and parsing is the most expensive step per row.
         """
         key = (scheme, text)
-        cached = self._codes.get(key)
-        if cached is not None:
-            return cached
-        try:
-            parsed = parse_code(scheme, text)
-        except InvalidCodeError as error:
-            self.log.error(IssueCode.CODE_INVALID, str(error), source.path, locator)
-            return None
-        code = Code(
-            parsed.canonical,
-            parsed.kind,
-            parsed.theme,
-            parsed.viewpoint,
-            parsed.number,
-            parsed.version,
-        )
-        if len(self._codes) >= _CODE_CACHE_SIZE:
-            self._codes.clear()
-        self._codes[key] = code
+        code = self._codes.get(key)
+        if code is None:
+            try:
+                parsed = parse_code(scheme, text)
+            except InvalidCodeError as error:
+                self.log.error(IssueCode.CODE_INVALID, str(error), source.path, locator)
+                return None
+            code = Code(
+                parsed.canonical,
+                parsed.kind,
+                parsed.theme,
+                parsed.viewpoint,
+                parsed.number,
+                parsed.version,
+                _is_variant(text, parsed.canonical, parsed.fixed_width()),
+            )
+            if len(self._codes) >= _CODE_CACHE_SIZE:
+                self._codes.clear()
+            self._codes[key] = code
+        if code.variant and source.id not in self._variant_files:
+            self._variant_files.add(source.id)
+            self.log.warning(
+                IssueCode.CODE_SPELLING_NORMALISED,
+                f"code cells spelled otherwise than the package layout, first {text!r} read "
+                f"as {code.canonical}",
+                source.path,
+                locator,
+            )
         return code
 
     def integer(
@@ -206,8 +221,26 @@ class BuildContext:
     def columns(
         self, fields: list[str], expected: int, issue: str, source: SourceFile, locator: str
     ) -> bool:
-        """True when the row has ``expected`` columns, else record ``issue``."""
-        if len(fields) == expected:
+        """True when the row has ``expected`` columns, else record ``issue``.
+
+        A file whose first record is wider than ``expected`` is taken to carry extra trailing
+        columns on every row (another writer's trailing comma or extra field): rows of that
+        width pass, the extra cells unread, with one ``CSV_EXTRA_COLUMNS`` warning.
+        """
+        count = len(fields)
+        width = self._file_width.get(source.id)
+        if width is None:  # the file's first record decides
+            width = max(count, expected)
+            self._file_width[source.id] = width
+            if count > expected:
+                self.log.warning(
+                    IssueCode.CSV_EXTRA_COLUMNS,
+                    f"{count} columns where {source.data_group} has {expected}; the extra "
+                    f"trailing cells of this file's rows are ignored",
+                    source.path,
+                    locator,
+                )
+        if count in (expected, width):
             return True
         self.log.error(
             issue,
@@ -367,44 +400,115 @@ class CsvRecords:
         self.records = 0
 
     def __iter__(self) -> Iterator[tuple[str, list[str]]]:
-        ctx, source = self._ctx, self._source
+        ctx, source, log = self._ctx, self._source, self._ctx.log
         if csv.field_size_limit() < _FIELD_SIZE_LIMIT:
             csv.field_size_limit(_FIELD_SIZE_LIMIT)
-        try:
-            with io.TextIOWrapper(
-                ctx.open_binary(source), encoding="utf-8-sig", newline=""
-            ) as handle:
-                for fields in csv.reader(handle, strict=True):
-                    self.records += 1
-                    locator = f"row:{self.records}"
-                    if not fields:
-                        ctx.log.warning(
-                            IssueCode.CSV_BLANK_ROW, "blank record skipped", source.path, locator
-                        )
-                        continue
-                    if self.records % _ROW_PROGRESS_EVERY == 0:
-                        ctx.progress(
-                            ProgressEvent("parse", source.data_group, self.records, None, "rows")
-                        )
-                    yield locator, fields
-        except UnicodeDecodeError as error:
-            ctx.log.error(
-                IssueCode.CSV_ENCODING,
-                f"not valid UTF-8 after record {self.records}: {error.reason}",
-                source.path,
-                f"row:{self.records + 1}",
-            )
-            return
-        except csv.Error as error:
-            ctx.log.error(
-                IssueCode.CSV_MALFORMED,
-                f"CSV syntax error after record {self.records}: {error}",
-                source.path,
-                f"row:{self.records + 1}",
-            )
-            return
+        encoding = "utf-8-sig"
+        skip = 0
+        while True:
+            try:
+                yield from self._records(encoding, skip)
+            except UnicodeDecodeError as error:
+                log.current_raw = None
+                if encoding == "utf-8-sig" and self._decodes_as_cp932():
+                    # Records read so far were valid UTF-8 as well (in practice: ASCII), so
+                    # the same rows follow again; they are skipped, not read twice.
+                    log.warning(
+                        IssueCode.CSV_CP932_FALLBACK,
+                        "not UTF-8; read as CP932 (Shift_JIS as Japanese Windows writes it)",
+                        source.path,
+                    )
+                    encoding, skip, self.records = "cp932", self.records, 0
+                    continue
+                log.error(
+                    IssueCode.CSV_ENCODING,
+                    f"neither UTF-8 nor CP932 after record {self.records}: {error.reason}",
+                    source.path,
+                    f"row:{self.records + 1}",
+                    weight=self._lines_left(),
+                )
+            except csv.Error as error:
+                log.current_raw = None
+                log.error(
+                    IssueCode.CSV_MALFORMED,
+                    f"CSV syntax error after record {self.records}: {error}",
+                    source.path,
+                    f"row:{self.records + 1}",
+                    weight=self._lines_left(),
+                )
+            break
+        log.current_raw = None
         if self.records == 0:
-            ctx.log.warning(IssueCode.CSV_EMPTY, "file has no record", source.path)
+            log.warning(IssueCode.CSV_EMPTY, "file has no record", source.path)
+
+    def _records(self, encoding: str, skip: int) -> Iterator[tuple[str, list[str]]]:
+        ctx, source, log = self._ctx, self._source, self._ctx.log
+        with io.TextIOWrapper(ctx.open_binary(source), encoding=encoding, newline="") as handle:
+            for fields in csv.reader(handle, strict=True):
+                self.records += 1
+                if self.records <= skip:
+                    continue
+                locator = f"row:{self.records}"
+                if not fields:
+                    log.warning(
+                        IssueCode.CSV_BLANK_ROW, "blank record skipped", source.path, locator
+                    )
+                    continue
+                if self.records == 1 and _is_header(fields):
+                    log.warning(
+                        IssueCode.CSV_HEADER_ROW,
+                        f"header row skipped: {','.join(fields)[:200]}",
+                        source.path,
+                        locator,
+                    )
+                    continue
+                if self.records % _ROW_PROGRESS_EVERY == 0:
+                    ctx.progress(
+                        ProgressEvent("parse", source.data_group, self.records, None, "rows")
+                    )
+                log.current_raw = fields
+                yield locator, fields
+
+    def _decodes_as_cp932(self) -> bool:
+        return decode_cp932(self._ctx.read_bytes(self._source)) is not None
+
+    def _lines_left(self) -> int:
+        """Records a file that stopped being readable stands for in the error budget."""
+        lines = self._ctx.read_bytes(self._source).count(b"\n") + 1
+        return max(1, lines - self.records)
+
+
+_CP932_UNDEFINED: Final = frozenset("\x80\uf8f0\uf8f1\uf8f2\uf8f3")
+"""What Python's CP932 codec makes of the bytes Windows-31J leaves undefined (0x80, 0xA0,
+0xFD-0xFF): text holding them is not CP932 either."""
+
+
+def decode_cp932(data: bytes) -> str | None:
+    """``data`` as CP932 (the Windows superset of Shift_JIS), or None when it is not."""
+    try:
+        text = data.decode("cp932", "strict")
+    except UnicodeDecodeError:
+        return None
+    return None if not _CP932_UNDEFINED.isdisjoint(text) else text
+
+
+def _is_header(fields: list[str]) -> bool:
+    """A first record that names columns instead of holding data.
+
+    Every data row of every CSV group has a digit in its first cell (a code, a marker, a
+    key) or a purely numeric cell (a sequence, a level); a row of column names has neither.
+    """
+    if any(char.isdigit() for char in fields[0]):
+        return False
+    return not any(cell.strip().isdigit() for cell in fields)
+
+
+def _is_variant(text: str, canonical: str, fixed: str) -> bool:
+    """True when a code cell is neither the layout's fixed-width form nor the canonical one,
+    even with its spaces taken out (``G06F 3/00`` in an HTML table is ordinary): it needed
+    one of the lenient readings (trailing zeros, full width, spaces for ``,`` and ``@``)."""
+    cell = text.rstrip()
+    return cell not in (canonical, fixed.rstrip()) and cell.replace(" ", "") != canonical
 
 
 class LevelStack:

@@ -1,10 +1,11 @@
 """``CONCORDANCE``: FI ↔ IPC and old IPC → IPC 8 concordances.
 
 Columns: 0 left scheme marker, 1 left code, 2 right marker, 3 right code. Marker ``1`` is
-FI, ``4``-``7`` that IPC edition, ``8`` IPC 8 (the 8U edition). A file named like
-``con_FItoIPC8U_…`` must hold exactly those markers, so that a shifted or mislabelled file
-is caught instead of linking codes of the wrong edition. Each row is a ``concordance``
-relation left → right; codes no table defines become reference-only.
+FI, ``4``-``7`` that IPC edition, ``8`` IPC 8 (the 8U edition). The markers are data and
+decide each row's direction; a file name such as ``con_FItoIPC8U_…`` is only a hint, and a
+file mixing other directions (other writers merge them) gets one
+``CONCORDANCE_DIRECTIONS_MIXED`` warning. Each row is a ``concordance`` relation
+left → right; codes no table defines become reference-only.
 """
 
 from __future__ import annotations
@@ -68,14 +69,14 @@ def parse_concordance(ctx: BuildContext, source: SourceFile) -> FileResult:
             )
             continue
         if expected is not None and markers != expected:
-            ctx.log.error(
-                IssueCode.CONCORDANCE_MARKER_MISMATCH,
-                f"markers {markers[0]} → {markers[1]} contradict the file name "
-                f"(expected {expected[0]} → {expected[1]})",
+            ctx.log.warning(
+                IssueCode.CONCORDANCE_DIRECTIONS_MIXED,
+                f"markers {markers[0]} → {markers[1]} where the file name suggests "
+                f"{expected[0]} → {expected[1]}; each row is read by its own markers",
                 source.path,
                 locator,
             )
-            continue
+            expected = None  # once per file
         ends: list[tuple[int, int | None]] = []
         for marker, cell in ((markers[0], cells[1]), (markers[1], cells[3])):
             scheme, edition = MARKERS[marker]

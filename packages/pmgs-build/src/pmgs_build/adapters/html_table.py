@@ -2,10 +2,16 @@
 
 The HTML files of the package are hand-made pages with markup errors (an unclosed ``<font>``
 in the footer row), so only libxml2's recovering HTML parser reads them; what it had to repair
-is reported once per file as ``HTML_RECOVERY_USED``. Everything else fails closed: the bytes
-must decode strictly in the charset the page declares, the page must hold exactly one table
-whose header row is the one the data group is known to have, and every other row is either
-the one-cell footer that spans the table or a data row of exactly the header's width.
+is reported once per file as ``HTML_RECOVERY_USED``. The bytes must decode strictly in the
+charset the page declares (CP932 for a page declared Shift_JIS that needs it).
+
+Tables are read by shape, not by wording (ADR 0009), because other writers of the format word
+and mark up their headers differently: the first row is the header when its cells are all
+``<th>``, when it matches a known header in Japanese or English, or when its first cell is not
+data; columns are taken by position; a single cell spanning several columns is a footer. An
+unknown header wording is a warning (``HTML_HEADER_UNKNOWN``), a page without a table another
+(``HTML_NO_TABLE``: an index page beside the tables), and a row without enough cells is
+quarantined (``HTML_TABLE_INVALID``) with its text.
 
 Decoding is done here, not by libxml2: its iconv ``Shift_JIS`` turns the ASCII bytes ``\\``
 and ``~`` into ``¥`` and ``‾``, where browsers (and Python) keep them ASCII, and it replaces
@@ -20,16 +26,18 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
 from lxml import etree  # type: ignore[import-untyped]  # lxml ships no stubs
 
-from pmgs_build.adapters.base import BuildContext
+from pmgs_build.adapters.base import BuildContext, decode_cp932
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
 
-__all__ = ["HtmlTable", "TableRow", "read_html_table"]
+__all__ = ["HtmlTable", "TableLayout", "TableRow", "read_html_table"]
 
 _CHARSET_RE: Final = re.compile(
     rb"""<meta\b[^>]*?\bcharset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.IGNORECASE
@@ -42,6 +50,26 @@ _SHOWN: Final = 120
 
 
 @dataclass(frozen=True, slots=True)
+class TableLayout:
+    """What a data group's tables look like: the header wordings known (any language), the
+    number of columns read, the fewest a row may have, and a test of a first cell's data."""
+
+    headers: tuple[tuple[str, ...], ...]
+    columns: int
+    min_columns: int
+    is_data: Callable[[str], bool]
+
+    def known(self, cells: Iterable[str]) -> bool:
+        """True when ``cells`` are one of the known headers, in any case and width."""
+        folded = tuple(_fold(cell) for cell in cells)
+        return any(folded == tuple(_fold(cell) for cell in header) for header in self.headers)
+
+
+def _fold(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+@dataclass(frozen=True, slots=True)
 class TableRow:
     """One data row: its ``table-row:N`` locator and its cells' text."""
 
@@ -51,10 +79,10 @@ class TableRow:
 
 @dataclass(slots=True)
 class HtmlTable:
-    """The data rows of a table that passed the header check.
+    """The data rows of a table, each of ``min_columns`` to ``columns`` cells.
 
     ``records`` counts every row that is neither the header nor a footer, including rows
-    rejected for their width (those are errors and absent from ``rows``).
+    quarantined for their width (absent from ``rows``).
     """
 
     rows: list[TableRow] = field(default_factory=list)
@@ -64,20 +92,6 @@ class HtmlTable:
 def _shown(text: str) -> str:
     """Package text quoted in a message: short, and as a repr so that nothing is interpreted."""
     return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "…")
-
-
-_CP932_UNDEFINED: Final = frozenset("\x80\uf8f0\uf8f1\uf8f2\uf8f3")
-"""What Python's CP932 codec makes of the bytes Windows-31J leaves undefined (0x80, 0xA0,
-0xFD-0xFF): a page holding them is not CP932 either."""
-
-
-def _cp932(data: bytes) -> str | None:
-    """``data`` as CP932 (the Windows superset of Shift_JIS), or None when it is not."""
-    try:
-        text = data.decode("cp932", "strict")
-    except UnicodeDecodeError:
-        return None
-    return None if not _CP932_UNDEFINED.isdisjoint(text) else text
 
 
 def _decode(ctx: BuildContext, source: SourceFile, data: bytes) -> str | None:
@@ -95,7 +109,7 @@ def _decode(ctx: BuildContext, source: SourceFile, data: bytes) -> str | None:
         return data.decode("utf-8-sig" if codec == "utf-8" else codec, "strict")
     except UnicodeDecodeError as error:
         if codec == "shift_jis":
-            fallback = _cp932(data)
+            fallback = decode_cp932(data)
             if fallback is not None:
                 ctx.log.warning(
                     IssueCode.HTML_CP932_FALLBACK,
@@ -160,16 +174,33 @@ def _text(cell: etree._Element) -> str:
     return " ".join("".join(cell.itertext()).split())
 
 
-def read_html_table(
-    ctx: BuildContext, source: SourceFile, header: tuple[str, ...]
-) -> HtmlTable | None:
-    """The data rows of the file's table under ``header``, or None when nothing can be read
-    (``HTML_UNREADABLE``, or ``HTML_TABLE_INVALID`` for the table as a whole).
+def _tables(ctx: BuildContext, source: SourceFile, root: etree._Element) -> etree._Element | None:
+    """The one table of the page: ``HTML_NO_TABLE`` without any; with several, the only one
+    that has data rows of at least two cells (a layout table around it is not data)."""
+    tables = root.xpath("//table[not(ancestor::table)]")
+    if not tables:
+        ctx.log.warning(IssueCode.HTML_NO_TABLE, "the page holds no table; retained", source.path)
+        return None
+    if len(tables) > 1:
+        tables = [t for t in tables if t.xpath(".//tr[count(td | th) >= 2]")]
+        if len(tables) != 1:
+            ctx.log.error(
+                IssueCode.HTML_TABLE_INVALID,
+                f"{len(tables)} tables of data where the file has one",
+                source.path,
+            )
+            return None
+    table: etree._Element = tables[0]
+    return table
 
-    Rows of another width are reported one by one (``HTML_TABLE_INVALID`` at their
-    ``table-row:N``) and left out, so that a file's every bad row is found in one build.
-    Text of ``<script>`` and ``<style>`` elements is dropped: it is never page content, and
-    nothing of the page is ever run or followed.
+
+def read_html_table(ctx: BuildContext, source: SourceFile, layout: TableLayout) -> HtmlTable | None:
+    """The data rows of the file's table, or None when nothing can be read.
+
+    Rows without enough cells are quarantined one by one (``HTML_TABLE_INVALID`` at their
+    ``table-row:N``), so that a file's every bad row is found in one build. Text of
+    ``<script>`` and ``<style>`` elements is dropped: it is never page content, and nothing
+    of the page is ever run or followed.
     """
     text = _decode(ctx, source, ctx.read_bytes(source))
     if text is None:
@@ -180,58 +211,63 @@ def read_html_table(
     etree.strip_elements(root, "script", "style", with_tail=False)
     for line_break in root.iter("br"):  # a line break separates words like a space does
         line_break.tail = " " + (line_break.tail or "")
-    tables = root.xpath("//table[not(ancestor::table)]")
-    if not tables:
-        ctx.log.error(IssueCode.HTML_UNREADABLE, "the file holds no table", source.path)
+    found = _tables(ctx, source, root)
+    if found is None:
         return None
-    if len(tables) > 1:
-        ctx.log.error(
-            IssueCode.HTML_TABLE_INVALID,
-            f"{len(tables)} tables where the file has one",
-            source.path,
-        )
-        return None
-    # A premature </table> leaves the rows after it outside the table, where recovery keeps
-    # them: reading on would drop them without a word.
-    stray = root.xpath("//*[self::tr or self::td or self::th][not(ancestor::table)]")
+    # A premature </table> leaves rows after it outside the table, where recovery keeps them:
+    # they are quarantined, not dropped without a word.
+    stray = root.xpath("//*[self::td or self::th][not(ancestor::table)]")
     if stray:
+        ctx.log.current_raw = [_text(cell) for cell in stray]
         ctx.log.error(
             IssueCode.HTML_TABLE_INVALID,
-            f"{len(stray)} table row(s) or cell(s) outside the table",
+            f"{len(stray)} table cell(s) outside the table",
             source.path,
+            "outside-table",
         )
-        return None
-    rows = tables[0].xpath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
-    width = len(header)
-    head = rows[0].xpath("./td | ./th") if rows else []
-    found = tuple(_text(cell) for cell in head)
-    if found != header or any(cell.tag != "th" for cell in head):
-        ctx.log.error(
-            IssueCode.HTML_TABLE_INVALID,
-            f"header row {_shown(', '.join(found))} where {source.data_group} has "
-            f"{', '.join(header)} (as <th> cells)",
-            source.path,
-            "table-row:1",
-        )
-        return None
+        ctx.log.current_raw = None
+    rows = found.xpath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
     table = HtmlTable()
-    for number, row in enumerate(rows[1:], start=2):
+    if not rows:
+        return table
+    head = rows[0].xpath("./td | ./th")
+    head_text = [_text(cell) for cell in head]
+    first = 1
+    all_th = bool(head) and all(cell.tag == "th" for cell in head)
+    known = layout.known(head_text)
+    if all_th or known or not (head_text and layout.is_data(head_text[0])):
+        first = 2
+        if not known:
+            ctx.log.warning(
+                IssueCode.HTML_HEADER_UNKNOWN,
+                f"header {_shown(', '.join(head_text))} is not a known wording; columns read "
+                "by position",
+                source.path,
+                "table-row:1",
+            )
+    for number, row in enumerate(rows[first - 1 :], start=first):
         cells = row.xpath("./td | ./th")
-        if len(cells) == 1 and _span(cells[0], "colspan") == width:
+        if len(cells) == 1 and (_span(cells[0], "colspan") or 1) > 1:
             continue  # the footer: a note spanning the table, not a record
+        if not cells:
+            continue
         table.records += 1
         locator = f"table-row:{number}"
+        texts = [_text(cell) for cell in cells]
         spans_ok = all(
             _span(cell, "colspan") == 1 and _span(cell, "rowspan") == 1 for cell in cells
         )
-        if len(cells) != width or not spans_ok:
+        if not layout.min_columns <= len(cells) <= layout.columns or not spans_ok:
             spanned = "" if spans_ok else " (some spanning rows or columns)"
+            ctx.log.current_raw = texts
             ctx.log.error(
                 IssueCode.HTML_TABLE_INVALID,
-                f"{len(cells)} cells{spanned} where the table has {width} columns",
+                f"{len(cells)} cells{spanned} where the table has {layout.min_columns} to "
+                f"{layout.columns} columns",
                 source.path,
                 locator,
             )
+            ctx.log.current_raw = None
             continue
-        table.rows.append(TableRow(locator, tuple(_text(cell) for cell in cells)))
+        table.rows.append(TableRow(locator, tuple(texts)))
     return table

@@ -1,7 +1,9 @@
 """``IPC_KAISEI``: the IPC revision tables, one ``ipc_revision`` document per file.
 
 Columns: old IPC, its version, new IPC, its version (header ``旧IPC, 分類の発効日, 新IPC,
-分類の発効日``); codes are printed ``G06F 3/048``, versions bare (``2006.01``). Each row is an
+分類の発効日``, or ``Old IPC, Effective, New IPC, Effective``, or any wording: columns are
+positional); codes are printed ``G06F 3/048``, versions bare (``2006.01``). A table of two
+columns writes each version inside its code cell (``G06F 3/048 (2006.01)``). Each row is an
 ``amended_to`` relation from one IPC 8U revision to another, so both ends must be revisions
 the ``IPC/IPC8U_TEXT`` files defined: an edge to a version nobody defined would be a version
 lookups can never reach, and is an error rather than a reference-only guess.
@@ -17,15 +19,38 @@ from pathlib import PurePosixPath
 from typing import Final, NamedTuple
 
 from pmgs_build.adapters.base import BuildContext, FileResult
-from pmgs_build.adapters.html_table import TableRow, read_html_table
+from pmgs_build.adapters.html_table import TableLayout, TableRow, read_html_table
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
-from pmgs_core import InvalidCodeError, parse_ipc_version
+from pmgs_core import InvalidCodeError, parse_code, parse_ipc_version
 
 __all__ = ["IPC_REVISION_HEADER", "parse_ipc_revision"]
 
 IPC_REVISION_HEADER: Final = ("旧IPC", "分類の発効日", "新IPC", "分類の発効日")
-"""The header row every ``IPC_KAISEI`` table has."""
+"""The header row of the package's ``IPC_KAISEI`` tables."""
+
+_KNOWN_HEADERS: Final = (
+    IPC_REVISION_HEADER,
+    ("旧IPC", "発効日", "新IPC", "発効日"),
+    ("旧分類", "分類の発効日", "新分類", "分類の発効日"),
+    ("Old IPC", "Effective", "New IPC", "Effective"),
+    ("Old IPC", "Version", "New IPC", "Version"),
+    ("Old IPC", "Effective date", "New IPC", "Effective date"),
+    ("旧IPC", "新IPC"),
+    ("Old IPC", "New IPC"),
+)
+"""Wordings other writers use; any other header is read by position with a warning."""
+
+
+def _is_ipc(cell: str) -> bool:
+    try:
+        parse_code("ipc", cell)
+    except InvalidCodeError:
+        return False
+    return True
+
+
+_LAYOUT: Final = TableLayout(_KNOWN_HEADERS, 4, 2, _is_ipc)
 
 _EDITION: Final = "8U"
 _TEXT_TYPE: Final = "amended_to"
@@ -47,16 +72,30 @@ def _endpoint(
     column: int,
     which: str,
 ) -> _Endpoint | None:
-    """The IPC 8U revision a (code, version) cell pair names, or None after recording why."""
+    """The IPC 8U revision a (code, version) cell pair names, or None after recording why.
+
+    In a two-column table the pair is one cell, the version written into the code."""
     locator = row.locator
-    code = ctx.code("ipc", row.cells[column], source, locator)
+    paired = len(row.cells) == 4
+    cell = row.cells[column if paired else column // 2]
+    code = ctx.code("ipc", cell, source, locator)
     try:
-        version = parse_ipc_version(row.cells[column + 1])
+        version = parse_ipc_version(row.cells[column + 1]) if paired else None
     except InvalidCodeError as error:
         ctx.log.error(IssueCode.IPC_VERSION_INVALID, str(error), source.path, locator)
         return None
     if code is None:
         return None
+    if version is None:
+        if code.version is None:
+            ctx.log.error(
+                IssueCode.IPC_VERSION_INVALID,
+                f"{which} code cell {cell!r} names no version",
+                source.path,
+                locator,
+            )
+            return None
+        version = code.version
     if code.version is not None and code.version != version:
         ctx.log.error(
             IssueCode.IPC_VERSION_INVALID,
@@ -82,7 +121,7 @@ def _endpoint(
 
 def parse_ipc_revision(ctx: BuildContext, source: SourceFile) -> FileResult:
     """Read one ``IPC_KAISEI/*.html``: a segment and an ``amended_to`` edge per data row."""
-    table = read_html_table(ctx, source, IPC_REVISION_HEADER)
+    table = read_html_table(ctx, source, _LAYOUT)
     if table is None:
         return FileResult()
     stem = PurePosixPath(source.path).stem
@@ -95,6 +134,16 @@ def parse_ipc_revision(ctx: BuildContext, source: SourceFile) -> FileResult:
         locator="table-row:1",
     )
     for row in table.rows:
+        if len(row.cells) not in (2, 4):
+            ctx.log.current_raw = list(row.cells)
+            ctx.log.error(
+                IssueCode.HTML_TABLE_INVALID,
+                f"{len(row.cells)} cells where a revision table has 4 (or 2 with versions)",
+                source.path,
+                row.locator,
+            )
+            continue
+        ctx.log.current_raw = list(row.cells)
         old = _endpoint(ctx, source, row, 0, "old")
         new = _endpoint(ctx, source, row, 2, "new")
         if old is None or new is None:
@@ -120,4 +169,5 @@ def parse_ipc_revision(ctx: BuildContext, source: SourceFile) -> FileResult:
             source=source,
             locator=locator,
         )
+    ctx.log.current_raw = None
     return FileResult(table.records)

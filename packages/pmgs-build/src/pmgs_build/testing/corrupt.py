@@ -24,8 +24,8 @@ CORRUPTION_KINDS: Final[dict[str, str]] = {
         "error: the first record of the group's first file (default FI/FI) loses its last cell"
     ),
     "shift_jis": (
-        "error: the group's first file (default FI/FI_TEXT; must hold Japanese text) is "
-        "re-encoded as Shift_JIS (CP932), so it is not valid UTF-8"
+        "warning CSV_CP932_FALLBACK: the group's first file (default FI/FI_TEXT; must hold "
+        "Japanese text) is re-encoded as Shift_JIS (CP932), so it is not valid UTF-8"
     ),
     "ipc_line_sequence_not_integer": (
         "error: IPC8U_TEXT first record's text line sequence (col 2) becomes '1a'"
