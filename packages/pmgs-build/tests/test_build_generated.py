@@ -12,8 +12,8 @@ import io
 import json
 import shutil
 import sqlite3
-from contextlib import closing
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest

@@ -400,7 +400,7 @@ class CsvRecords:
         self.records = 0
 
     def __iter__(self) -> Iterator[tuple[str, list[str]]]:
-        ctx, source, log = self._ctx, self._source, self._ctx.log
+        source, log = self._source, self._ctx.log
         if csv.field_size_limit() < _FIELD_SIZE_LIMIT:
             csv.field_size_limit(_FIELD_SIZE_LIMIT)
         encoding = "utf-8-sig"
