@@ -30,10 +30,11 @@ import json
 import os
 import secrets
 import shutil
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Final, Literal
@@ -176,6 +177,7 @@ class SetupReport:
             "validation": self.validation,
             "self_check": self.self_check,
             "doctor": self.doctor,
+            "quarantine_count": None if self.build is None else self.build["quarantine_count"],
             "run_report": self.run_report,
         }
 
@@ -478,6 +480,21 @@ def _reusable(root: Path, inventory: Inventory) -> tuple[Path, str] | None:
     return None
 
 
+def _refuse_quarantine(database: Path, stage: str) -> None:
+    """``strict``: a database of this source built earlier without it may hold quarantined
+    records, and reusing it would let them through; the user then sets up afresh."""
+    with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+        count = int(conn.execute("SELECT count(*) FROM quarantine").fetchone()[0])
+    if count:
+        raise SetupError(
+            "QUARANTINE_REFUSED",
+            f"the database already built from this source holds {count} quarantined "
+            "record(s), which --strict refuses",
+            stage=stage,
+            details={"quarantine_count": count},
+        )
+
+
 def setup_release(
     source: str | os.PathLike[str],
     data_dir: str | os.PathLike[str],
@@ -487,6 +504,7 @@ def setup_release(
     progress: Callable[[ProgressEvent], None] | None = None,
     on_stage: Callable[[str], None] | None = None,
     doctor: Callable[[Path], dict[str, Any]] | None = None,
+    strict: bool = False,
 ) -> SetupReport:
     """Install the package at ``source`` (a directory or a ZIP) as the current reference.
 
@@ -495,6 +513,9 @@ def setup_release(
     ``already_ready`` (the pointer already names a verified database of this source; nothing
     was written) or ``dry_run``. Raises :class:`SetupError`; then ``state/current.json`` and
     every database are exactly as before and the staging directory is gone.
+
+    ``strict`` makes every record the build would quarantine an error (``BUILD_FAILED``), and
+    refuses to reuse a database of this source that holds quarantined records.
 
     ``doctor``, when given, is called with the staged database after the self-check and
     before promotion, and must return a report whose ``status`` is ``"ok"`` (or ``"skipped"``,
@@ -527,6 +548,7 @@ def setup_release(
                 staging=staging,
                 progress=progress,
                 doctor=doctor,
+                strict=strict,
             )
         except SetupError as exc:
             run.stage_seconds[run.stage] = run.stage_seconds.get(run.stage, 0.0)
@@ -574,6 +596,7 @@ def _transaction(
     staging: Path,
     progress: Callable[[ProgressEvent], None] | None,
     doctor: Callable[[Path], dict[str, Any]] | None,
+    strict: bool = False,
 ) -> SetupReport:
     run.enter("inventory")
     # A ZIP is read in place by the inventory and the build alike (ADR 0006): nothing is
@@ -602,6 +625,8 @@ def _transaction(
     ):
         existing = root / current.database
         if existing.is_file() and file_sha256(existing) == current.database_sha256:
+            if strict:
+                _refuse_quarantine(existing, "already_ready")
             run.finish()
             return SetupReport(
                 status="already_ready",
@@ -631,6 +656,8 @@ def _transaction(
     if reuse is not None:
         status: SetupStatus = "reused"
         final_path, database_sha = reuse
+        if strict:
+            _refuse_quarantine(final_path, "reuse")
         relative = final_path.relative_to(root).as_posix()
     else:
         status = "activated"
@@ -648,7 +675,7 @@ def _transaction(
 
         try:
             build_report = build_database(
-                package, built, release=inventory.release_id, progress=relay
+                package, built, release=inventory.release_id, progress=relay, strict=strict
             )
         except BuildError as exc:
             raise SetupError(

@@ -11,7 +11,7 @@ import click
 from pmgs_cli.commands.demo import demo
 from pmgs_cli.commands.doctor import doctor
 from pmgs_cli.commands.manage import build, setup, validate
-from pmgs_cli.commands.query import document, hierarchy, lookup, release, search
+from pmgs_cli.commands.query import document, hierarchy, lookup, quarantine, release, search
 from pmgs_core import COMMAND_ENTRY_POINT_GROUP, CommandMain
 
 if TYPE_CHECKING:
@@ -118,6 +118,7 @@ for _command in (
     document,
     hierarchy,
     release,
+    quarantine,
     demo,
 ):
     cli.add_command(_command)

@@ -86,6 +86,7 @@ _HINTS: Final[Mapping[str, str]] = {
     "INSUFFICIENT_SPACE": "Free disk space (setup needs 3 × source size + 1 GiB) or use "
     "another --data-dir.",
     "BUILD_FAILED": "Run `pmgs build SOURCE OUT.sqlite --json` to see every build issue.",
+    "QUARANTINE_REFUSED": "Run setup without --strict, or remove that release and set up again.",
     "SOURCE_CHANGED": "Do not modify the package while setup runs; run setup again.",
     "VALIDATION_FAILED": "The built database failed its checks; report this as a bug.",
     "SELF_CHECK_FAILED": "The built database did not answer; report this as a bug.",

@@ -216,6 +216,29 @@ def hierarchy(page: Any) -> None:
     stdout.print(_footer(page))
 
 
+def quarantine(page: Any) -> None:
+    """A page of quarantined records: where, why, and the raw text (shortened)."""
+    table = Table(
+        title=f"quarantined records {page['offset'] + 1}-{page['offset'] + page['count']} "
+        f"of {page['total_count']}"
+    )
+    for column in ("group", "reason", "file", "locator", "raw"):
+        table.add_column(column)
+    for item in page["items"]:
+        source = item["source"] or {}
+        raw = item["raw"] or item["message"]
+        table.add_row(
+            item["data_group"],
+            item["reason"],
+            Text(str(source.get("file", ""))),
+            str(source.get("locator", "")),
+            Text(raw if len(raw) <= 100 else raw[:100] + "…"),
+        )
+    stdout.print(table)
+    if page["has_more"]:
+        stdout.print(f"more: --offset {page['next_offset']}")
+
+
 def release(record: Any) -> None:
     """The current release and the installed ones."""
     info = record.get("current")
@@ -237,6 +260,14 @@ def release(record: Any) -> None:
         grid.add_row("classifications", counts)
         grid.add_row(
             "documents", ", ".join(f"{c['kind']}: {c['count']}" for c in info["document_counts"])
+        )
+        quarantined = info.get("quarantine_counts") or []
+        grid.add_row(
+            "quarantined",
+            ", ".join(f"{c['data_group']} {c['reason']}: {c['count']}" for c in quarantined)
+            + " (see `pmgs quarantine`)"
+            if quarantined
+            else "none",
         )
         grid.add_row("attribution", Text(info["attribution"]))
         stdout.print(Panel(grid, title="current release", title_align="left"))

@@ -47,6 +47,8 @@ __all__ = [
     "LookupQuery",
     "MatchStatus",
     "PropertyItem",
+    "QuarantineItem",
+    "QuarantinePage",
     "RelatedClassification",
     "RelatedDocumentsRecord",
     "RelationItem",
@@ -87,6 +89,7 @@ RECORD_SCHEMA_NAMES: Final = (
     "release_info",
     "document_list_page",
     "categories",
+    "quarantine_page",
 )
 """The ``record_type`` values; each names a ``$defs`` entry of the JSON Schema."""
 
@@ -432,6 +435,41 @@ class ReleaseInfo(TypedDict):
     database: str
     classification_counts: list[_SchemeCount]
     document_counts: list[_KindCount]
+    quarantine_counts: list[_QuarantineCount]
+    """Records the build kept in quarantine, by data group and reason (empty: none)."""
+
+
+class _QuarantineCount(TypedDict):
+    data_group: str
+    reason: str
+    count: int
+
+
+class QuarantineItem(TypedDict):
+    """A record the build could not read with certainty: what the package said, and why."""
+
+    data_group: str
+    reason: str
+    message: str
+    raw: str
+    source: SourceRef | None
+
+
+class QuarantinePage(TypedDict):
+    """A page of ``list_quarantine``: never classifications, only evidence of what was not
+    read."""
+
+    record_type: Literal["quarantine_page"]
+    data_group: str | None
+    release: ReleaseRef
+    items: list[QuarantineItem]
+    count: int
+    total_count: int
+    limit: int
+    offset: int
+    has_more: bool
+    next_offset: int | None
+    attribution: str
 
 
 class DocumentListItem(TypedDict):

@@ -56,6 +56,8 @@ from pmgs_core.records import (
     LookupQuery,
     MatchStatus,
     PropertyItem,
+    QuarantineItem,
+    QuarantinePage,
     RelatedClassification,
     RelatedDocumentsRecord,
     RelationItem,
@@ -1658,6 +1660,13 @@ class PMGSStore:
                         "SELECT kind, count(*) FROM document GROUP BY kind ORDER BY kind"
                     )
                 ],
+                "quarantine_counts": [
+                    {"data_group": str(row[0]), "reason": str(row[1]), "count": int(row[2])}
+                    for row in self._rows(
+                        "SELECT data_group, reason, count(*) FROM quarantine "
+                        "GROUP BY data_group, reason ORDER BY data_group, reason"
+                    )
+                ],
             }
         info = self._counts_cache
         return cast(ReleaseInfo, {**info})
@@ -1717,6 +1726,63 @@ class PMGSStore:
                 "attribution": self._attribution,
                 "content_role": CONTENT_ROLE,
                 "notice": EVIDENCE_NOTICE,
+            }
+
+        return self._locked(run)
+
+    def list_quarantine(
+        self,
+        data_group: str | None = None,
+        release: str = "current",
+        *,
+        limit: int = 20,
+        offset: int = 0,
+    ) -> QuarantinePage:
+        """The records the build kept in quarantine, in package order, optionally one group.
+
+        They are never answered as classifications; this is how a user sees what the
+        package said where pmgs could not read it with certainty (ADR 0009).
+        """
+        self._check_release(release)
+        if data_group is not None and (not isinstance(data_group, str) or len(data_group) > 64):
+            raise PMGSQueryError("INVALID_ARGUMENT", "data_group must be a data group name")
+        checked_limit = _check_limit(limit, "limit")
+        checked_offset = _check_offset(offset, "offset")
+
+        def run() -> QuarantinePage:
+            where, params = (
+                ("", []) if data_group is None else ("WHERE data_group = ?", [data_group])
+            )
+            count_row = self._one(f"SELECT count(*) FROM quarantine {where}", params)  # noqa: S608
+            total = int(count_row[0]) if count_row else 0
+            rows = self._rows(
+                "SELECT data_group, reason, message, raw, source_file_id, locator "  # noqa: S608
+                f"FROM quarantine {where} ORDER BY id LIMIT ? OFFSET ?",
+                [*params, checked_limit, checked_offset],
+            )
+            items: list[QuarantineItem] = [
+                {
+                    "data_group": str(row[0]),
+                    "reason": str(row[1]),
+                    "message": str(row[2]),
+                    "raw": str(row[3]),
+                    "source": None if row[4] is None else self._source(row[4], str(row[5])),
+                }
+                for row in rows
+            ]
+            has_more, next_offset = _page_fields(total, checked_limit, checked_offset, len(items))
+            return {
+                "record_type": "quarantine_page",
+                "data_group": data_group,
+                "release": self._release_ref(),
+                "items": items,
+                "count": len(items),
+                "total_count": total,
+                "limit": checked_limit,
+                "offset": checked_offset,
+                "has_more": has_more,
+                "next_offset": next_offset,
+                "attribution": self._attribution,
             }
 
         return self._locked(run)

@@ -90,6 +90,12 @@ def _print_setup(report: dict[str, Any], data_dir: Path) -> None:
     )
     if report.get("database_bytes"):
         grid.add_row("database bytes", f"{report['database_bytes']:,}")
+    if report.get("quarantine_count") is not None:
+        count = report["quarantine_count"]
+        grid.add_row(
+            "quarantined",
+            f"{count:,} records (see `pmgs quarantine`)" if count else "none",
+        )
     if report.get("previous"):
         grid.add_row("previous", str(report["previous"].get("database")))
     if report.get("run_report"):
@@ -122,6 +128,12 @@ def _print_setup(report: dict[str, Any], data_dir: Path) -> None:
     help="Before activating, serve the new database over MCP stdio and query it "
     "(skipped when pmgs-mcp is not installed).",
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Refuse the package if any record would be quarantined (by default such records are "
+    "kept aside, counted, and the rest is built).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the setup report as JSON.")
 @click.option("--debug", is_flag=True)
 @handle_errors
@@ -133,13 +145,16 @@ def setup(
     client: str,
     register: bool,
     mcp_check: bool,
+    strict: bool,
     as_json: bool,
     debug: bool,
 ) -> None:
     """Build, validate and activate a PMGS package (directory or ZIP) as the current release.
 
     Any failure leaves state/current.json and every existing database unchanged. The same
-    source again reports already_ready and rewrites nothing.
+    source again reports already_ready and rewrites nothing. Records that cannot be read
+    with certainty are quarantined and counted (`pmgs quarantine` lists them) unless
+    --strict; a data group with more than 1 % of them stops with FORMAT_NOT_RECOGNISED.
     """
     from pmgs_build import setup_release
     from pmgs_cli.progress import progress_ui
@@ -160,6 +175,7 @@ def setup(
             progress=ui.event,
             on_stage=ui.stage,
             doctor=doctor,
+            strict=strict,
         )
     data = report.to_dict()
     if not dry_run and register and client != "none":
@@ -177,20 +193,29 @@ def setup(
 @click.argument("source", type=click.Path(path_type=Path))
 @click.argument("output", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--release", default=None, help="Override the release id (JPPM…).")
+@click.option(
+    "--strict", is_flag=True, help="Make every record that would be quarantined an error."
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--debug", is_flag=True)
 @handle_errors
-def build(source: Path, output: Path, release: str | None, as_json: bool, debug: bool) -> None:
-    """Build a database file from a package directory or its ZIP (no validation, no activation).
+def build(
+    source: Path, output: Path, release: str | None, strict: bool, as_json: bool, debug: bool
+) -> None:
+    """Build a database file from a package directory or its ZIP (no activation).
 
     Use `pmgs setup` to install a release; `build` is for inspecting and benchmarking.
+    Records that cannot be read with certainty are quarantined (see `pmgs quarantine --db`)
+    unless --strict.
     """
     from pmgs_build import BuildError, build_database
     from pmgs_cli.progress import progress_ui
 
     try:
         with progress_ui() as ui:
-            report = build_database(source, output, release=release, progress=ui.event)
+            report = build_database(
+                source, output, release=release, progress=ui.event, strict=strict
+            )
     except BuildError as exc:
         issues = [
             {
@@ -212,7 +237,8 @@ def build(source: Path, output: Path, release: str | None, as_json: bool, debug:
         return
     click.echo(
         f"built {data['release']} ({data['database_bytes']:,} bytes, "
-        f"{data['warning_count']} warnings) in {data['seconds']} s"
+        f"{data['warning_count']} warnings, {data['quarantine_count']} quarantined) "
+        f"in {data['seconds']} s"
     )
 
 

@@ -228,6 +228,38 @@ def installed_releases(root: Path, current: Any) -> list[dict[str, Any]]:
 
 
 @click.command()
+@click.option("--group", "data_group", default=None, help="Only this data group (FI/FI, …).")
+@click.option("--limit", type=click.IntRange(1, 200), default=20, show_default=True)
+@click.option("--offset", type=click.IntRange(min=0), default=0, show_default=True)
+@query_options
+def quarantine(
+    db: Path | None,
+    data_dir: Path | None,
+    as_json: bool,
+    debug: bool,
+    data_group: str | None,
+    limit: int,
+    offset: int,
+) -> None:
+    """List the records the build kept in quarantine, with what the package said.
+
+    A row, cell, element or file the build could not read with certainty is kept here (raw
+    text, reason code, file and locator) instead of being dropped; it is never answered as a
+    classification, and its raw text is findable with `pmgs search --content-type document`.
+    `pmgs release` shows the counts by data group and reason.
+    """
+    with Options(db, data_dir).open_store() as store:
+        page = store.list_quarantine(data_group, limit=limit, offset=offset)
+    if as_json:
+        emit_json(page)
+    else:
+        from pmgs_cli import render
+
+        render.quarantine(page)
+    sys.exit(EXIT_OK)
+
+
+@click.command()
 @query_options
 def release(db: Path | None, data_dir: Path | None, as_json: bool, debug: bool) -> None:
     """Show the current release and the releases installed in the data directory.
