@@ -194,6 +194,8 @@ def _calls(
         ("categories", lambda s: s.categories()),
         ("list_documents", lambda s: s.list_documents()),
         ("list_documents", lambda s: s.list_documents("fterm_explanation", offset=1)),
+        ("list_quarantine", lambda s: s.list_quarantine()),
+        ("list_quarantine", lambda s: s.list_quarantine("FI/FI", offset=1)),
         ("document_count", lambda s: s.document_count()),
         ("document_count", lambda s: s.document_count("fi_handbook")),
     ]

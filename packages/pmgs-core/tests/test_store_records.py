@@ -47,6 +47,7 @@ def _responses(store: PMGSStore, examples: dict[str, str]) -> list[Any]:
         store.get_document(document, section=3, related_classification_limit=1),
         store.release_info(),
         store.list_documents(limit=5),
+        store.list_quarantine(),
         store.categories(),
     ]
 
