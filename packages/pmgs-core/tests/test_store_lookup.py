@@ -271,3 +271,35 @@ def test_release_info(store: PMGSStore, examples: dict[str, str]) -> None:
     schemes = {c["scheme"] for c in info["classification_counts"]}
     assert schemes == {"fi", "fterm", "ipc"}
     assert _error(lambda: store.release_info("JPPM0000000")).code == "RELEASE_NOT_FOUND"
+
+
+def test_spellings_other_writers_use_reach_the_same_code(
+    store: PMGSStore, examples: dict[str, str], database_path: Path
+) -> None:
+    """The user-facing cases of issue 13, checked against codes chosen by SQL."""
+    # Spaces where a fixed-width listing has ',' and '@' (B60T 8/44 501 B).
+    code = examples["fi_with_development_code_and_file_symbol"]  # e.g. A86T1/02,501@A
+    head, extension = code.split(",")
+    development, symbol = extension.split("@")
+    spaced = f"{head[:4]} {head[4:]} {development} {symbol}"
+    record = store.lookup("fi", spaced)
+    assert (record["code"], record["match_status"]) == (code, "normalized_exact")
+    assert record["query"]["code"] == spaced  # the input stays apart from the canonical code
+    with sqlite3.connect(f"file:{database_path}?mode=ro", uri=True) as conn:
+        subgroup = conn.execute(
+            "SELECT code FROM concept WHERE scheme = 'ipc' AND edition = '8U' "
+            "AND status = 'canonical' AND kind = 'subgroup' AND length(code) - instr(code, '/') = 2 "
+            "ORDER BY code LIMIT 1"
+        ).fetchone()[0]
+        viewpoint = conn.execute(
+            "SELECT code FROM concept WHERE scheme = 'fterm' AND kind = 'viewpoint' "
+            "AND status = 'canonical' ORDER BY code LIMIT 1"
+        ).fetchone()[0]
+    # A subgroup with a trailing zero is the same subgroup (G06F3/050 is G06F3/05).
+    trailing = store.lookup("ipc", subgroup + "0")
+    assert trailing["code"] == subgroup
+    assert trailing["match_status"] in {"normalized_exact", "not_valid_at_release"}
+    # An F-term viewpoint typed with number 00, as F-term lists print it.
+    heading = store.lookup("fterm", viewpoint + "00")
+    assert (heading["code"], heading["kind"]) == (viewpoint, "viewpoint")
+    assert heading["match_status"] == "normalized_exact"
