@@ -10,8 +10,9 @@ import functools
 import json
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, NoReturn, TypeVar
+from typing import Any, Final, NoReturn, TypeVar, cast
 
 import click
 
@@ -25,8 +26,10 @@ __all__ = [
     "EXIT_OK",
     "EXIT_SETUP",
     "EXIT_USAGE",
+    "NEGATIVE_MATCH_STATUSES",
     "CliFailure",
     "Options",
+    "Query",
     "emit_json",
     "exit_code_for",
     "handle_errors",
@@ -208,25 +211,77 @@ class Options:
         return PMGSStore.open(self.db, data_dir=self.data_dir)
 
 
+@dataclass(frozen=True)
+class Query(Options):
+    """The shared options of a query command, handed to it as one ``q`` argument.
+
+    Every query command opens the store the same way and prints the same way (JSON record or
+    Rich view, exit code from the answer); that lives here, once.
+    """
+
+    db: Path | None
+    data_dir: Path | None
+    as_json: bool = False
+    debug: bool = False
+
+    def finish(
+        self, record: Any, draw: str, *, exit_code: int | None = None, **extra: Any
+    ) -> NoReturn:
+        """Print ``record`` (``--json``: as is; else with ``render.<draw>``) and exit.
+
+        Exit ``exit_code`` when given; else 1 for the negative answers of a lookup (the
+        record is still printed), 0 otherwise.
+        """
+        if self.as_json:
+            emit_json(record)
+        else:
+            from pmgs_cli import render
+
+            getattr(render, draw)(record, **extra)
+        if exit_code is None:
+            status = record.get("match_status") if isinstance(record, dict) else None
+            exit_code = EXIT_NEGATIVE if status in NEGATIVE_MATCH_STATUSES else EXIT_OK
+        sys.exit(exit_code)
+
+
+NEGATIVE_MATCH_STATUSES: Final = frozenset(
+    {"not_found", "version_not_found", "not_valid_at_release"}
+)
+"""Match statuses that are answers (the record is printed) but exit with code 1."""
+
+
 def query_options(func: F) -> F:
-    """``--db``, ``--data-dir``, ``--json``, ``--debug`` (and errors handled)."""
-    func = handle_errors(func)
-    func = click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")(func)
-    func = click.option(
+    """``--db``, ``--data-dir``, ``--json``, ``--debug`` given to the command as ``q``
+    (a :class:`Query`), and errors handled."""
+
+    @functools.wraps(func)
+    def inject(
+        *args: Any, db: Path | None, data_dir: Path | None, as_json: bool, debug: bool, **kw: Any
+    ) -> Any:
+        return func(*args, q=Query(db, data_dir, as_json, debug), **kw)
+
+    wrapped = handle_errors(inject)
+    wrapped = click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")(
+        wrapped
+    )
+    wrapped = click.option(
         "--json", "as_json", is_flag=True, help="Print the pmgs-core record as JSON on stdout."
-    )(func)
-    func = click.option(
+    )(wrapped)
+    wrapped = click.option(
         "--data-dir",
         type=click.Path(path_type=Path, file_okay=False),
         default=None,
         help="Managed data directory (uses its state/current.json).",
-    )(func)
-    return click.option(
-        "--db",
-        type=click.Path(path_type=Path, dir_okay=False),
-        default=None,
-        help="An explicit database file (first in the search order).",
-    )(func)
+    )(wrapped)
+    return cast(
+        F,
+        click.option(
+            "--db",
+            type=click.Path(path_type=Path, dir_okay=False),
+            default=None,
+            help="An explicit database file (first in the search order).",
+        )(wrapped),
+    )
 
 
 def language_option(func: F) -> F:

@@ -8,7 +8,8 @@ looks like Rich markup or a terminal instruction is shown, never interpreted.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -120,56 +121,43 @@ def _highlight(excerpt: str, terms: list[str]) -> Text:
     return text
 
 
+def _classification_label(hit: Any) -> str:
+    label = f"{hit['scheme']} {hit['code']}"
+    return label + (f" ({hit['edition']})" if hit.get("edition") else "")
+
+
+_SEARCH_SECTIONS: Final[tuple[tuple[str, str, str, str, Callable[[Any], str]], ...]] = (
+    ("classification", "classifications", "code", "--classification-offset", _classification_label),
+    ("document", "documents", "document id", "--document-offset", lambda hit: hit["document_id"]),
+)
+"""Per result type: the key, the table title, the first column, the paging flag, the label."""
+
+
 def search(page: Any) -> None:
     """Hits per type with the matched terms highlighted in each excerpt."""
     by_type = page["results_by_type"]
     stdout.print(
         Text(f"search: {page['query']}  mode: {page['search_mode']}", style="bold"),
     )
-    classification = by_type.get("classification")
-    if classification is not None:
-        terms = [t["term"] for t in classification["terms"]]
-        table = Table(title=f"classifications ({classification['count']})", expand=True)
-        table.add_column("code", no_wrap=True)
+    for key, title, first_column, offset_flag, label in _SEARCH_SECTIONS:
+        results = by_type.get(key)
+        if results is None:
+            continue
+        terms = [t["term"] for t in results["terms"]]
+        table = Table(title=f"{title} ({results['count']})", expand=True)
+        table.add_column(first_column, no_wrap=True)
         table.add_column("matched text", overflow="fold", ratio=3)
         table.add_column("source", style="dim", overflow="fold", ratio=2)
-        for hit in classification["results"]:
-            code = f"{hit['scheme']} {hit['code']}"
-            if hit.get("edition"):
-                code += f" ({hit['edition']})"
+        for hit in results["results"]:
             for index, match in enumerate(hit["matches"]):
                 table.add_row(
-                    code if index == 0 else "",
+                    label(hit) if index == 0 else "",
                     _highlight(match["excerpt"], terms),
                     _source(match["source"]),
                 )
         stdout.print(table)
-        if classification["has_more"]:
-            stdout.print(
-                Text(
-                    f"more: --classification-offset {classification['next_offset']}",
-                    style="yellow",
-                )
-            )
-    documents = by_type.get("document")
-    if documents is not None:
-        terms = [t["term"] for t in documents["terms"]]
-        table = Table(title=f"documents ({documents['count']})", expand=True)
-        table.add_column("document id", no_wrap=True)
-        table.add_column("matched text", overflow="fold", ratio=3)
-        table.add_column("source", style="dim", overflow="fold", ratio=2)
-        for hit in documents["results"]:
-            for index, match in enumerate(hit["matches"]):
-                table.add_row(
-                    hit["document_id"] if index == 0 else "",
-                    _highlight(match["excerpt"], terms),
-                    _source(match["source"]),
-                )
-        stdout.print(table)
-        if documents["has_more"]:
-            stdout.print(
-                Text(f"more: --document-offset {documents['next_offset']}", style="yellow")
-            )
+        if results["has_more"]:
+            stdout.print(Text(f"more: {offset_flag} {results['next_offset']}", style="yellow"))
     stdout.print(_footer(page))
 
 

@@ -7,36 +7,28 @@ that ``pmgs lookup … --json`` stays a fast cold start.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
 from pmgs_cli.common import (
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    Options,
-    emit_json,
+    EXIT_DATABASE,
+    NEGATIVE_MATCH_STATUSES,
+    Query,
     language_option,
     query_options,
 )
 
-__all__ = ["NEGATIVE_MATCH_STATUSES", "document", "hierarchy", "lookup", "release", "search"]
-
-NEGATIVE_MATCH_STATUSES = frozenset({"not_found", "version_not_found", "not_valid_at_release"})
-"""Match statuses that are answers (the record is printed) but exit with code 1."""
-
-
-def _finish(record: Any, as_json: bool, draw: str, **extra: Any) -> int:
-    if as_json:
-        emit_json(record)
-    else:
-        from pmgs_cli import render
-
-        getattr(render, draw)(record, **extra)
-    status = record.get("match_status") if isinstance(record, dict) else None
-    return EXIT_NEGATIVE if status in NEGATIVE_MATCH_STATUSES else EXIT_OK
+__all__ = [
+    "NEGATIVE_MATCH_STATUSES",
+    "document",
+    "hierarchy",
+    "lookup",
+    "quarantine",
+    "release",
+    "search",
+]
 
 
 @click.command()
@@ -58,17 +50,14 @@ def lookup(
     relation_limit: int,
     relation_offset: int,
     language: str,
-    db: Path | None,
-    data_dir: Path | None,
-    as_json: bool,
-    debug: bool,
+    q: Query,
 ) -> None:
     """Look up one FI, F-term or IPC code (SCHEME: fi, fterm, ipc).
 
     Exit 1 with the record when the code is not_found, version_not_found or
     not_valid_at_release.
     """
-    with Options(db, data_dir).open_store() as store:
+    with q.open_store() as store:
         record = store.lookup(
             scheme,
             code,
@@ -80,11 +69,11 @@ def lookup(
             relation_offset=relation_offset,
         )
         parents = None
-        if not as_json and record["match_status"] not in NEGATIVE_MATCH_STATUSES:
+        if not q.as_json and record["match_status"] not in NEGATIVE_MATCH_STATUSES:
             parents = store.hierarchy(
                 "parents", record["scheme"], record["code"], release, record["edition"], language
             )
-        sys.exit(_finish(record, as_json, "lookup", parents=parents))
+        q.finish(record, "lookup", parents=parents)
 
 
 @click.command()
@@ -113,13 +102,10 @@ def search(
     classification_offset: int,
     document_offset: int,
     language: str,
-    db: Path | None,
-    data_dir: Path | None,
-    as_json: bool,
-    debug: bool,
+    q: Query,
 ) -> None:
     """Literal text search over classifications and documents (not semantic)."""
-    with Options(db, data_dir).open_store() as store:
+    with q.open_store() as store:
         page = store.search_pmgs(
             query,
             list(schemes) or None,
@@ -131,7 +117,7 @@ def search(
             document_offset=document_offset,
             document_kinds=list(document_kinds) or None,
         )
-    sys.exit(_finish(page, as_json, "search"))
+    q.finish(page, "search")
 
 
 @click.command()
@@ -153,13 +139,10 @@ def document(
     segment_offset: int,
     related_classification_limit: int,
     related_classification_offset: int,
-    db: Path | None,
-    data_dir: Path | None,
-    as_json: bool,
-    debug: bool,
+    q: Query,
 ) -> None:
     """Read a document (handbook, explanation, definition) by id, in bounded segments."""
-    with Options(db, data_dir).open_store() as store:
+    with q.open_store() as store:
         record = store.get_document(
             document_id,
             page,
@@ -170,7 +153,7 @@ def document(
             related_classification_limit=related_classification_limit,
             related_classification_offset=related_classification_offset,
         )
-    sys.exit(_finish(record, as_json, "document"))
+    q.finish(record, "document")
 
 
 @click.command()
@@ -192,17 +175,14 @@ def hierarchy(
     limit: int,
     offset: int,
     language: str,
-    db: Path | None,
-    data_dir: Path | None,
-    as_json: bool,
-    debug: bool,
+    q: Query,
 ) -> None:
     """List the parents, children or descendants of a code (summaries, paged)."""
-    with Options(db, data_dir).open_store() as store:
+    with q.open_store() as store:
         record = store.hierarchy(
             direction, scheme, code, release, edition, language, limit=limit, offset=offset
         )
-    sys.exit(_finish(record, as_json, "hierarchy"))
+    q.finish(record, "hierarchy")
 
 
 def installed_releases(root: Path, current: Any) -> list[dict[str, Any]]:
@@ -232,15 +212,7 @@ def installed_releases(root: Path, current: Any) -> list[dict[str, Any]]:
 @click.option("--limit", type=click.IntRange(1, 200), default=20, show_default=True)
 @click.option("--offset", type=click.IntRange(min=0), default=0, show_default=True)
 @query_options
-def quarantine(
-    db: Path | None,
-    data_dir: Path | None,
-    as_json: bool,
-    debug: bool,
-    data_group: str | None,
-    limit: int,
-    offset: int,
-) -> None:
+def quarantine(data_group: str | None, limit: int, offset: int, q: Query) -> None:
     """List the records the build kept in quarantine, with what the package said.
 
     A row, cell, element or file the build could not read with certainty is kept here (raw
@@ -248,20 +220,14 @@ def quarantine(
     classification, and its raw text is findable with `pmgs search --content-type document`.
     `pmgs release` shows the counts by data group and reason.
     """
-    with Options(db, data_dir).open_store() as store:
+    with q.open_store() as store:
         page = store.list_quarantine(data_group, limit=limit, offset=offset)
-    if as_json:
-        emit_json(page)
-    else:
-        from pmgs_cli import render
-
-        render.quarantine(page)
-    sys.exit(EXIT_OK)
+    q.finish(page, "quarantine")
 
 
 @click.command()
 @query_options
-def release(db: Path | None, data_dir: Path | None, as_json: bool, debug: bool) -> None:
+def release(q: Query) -> None:
     """Show the current release and the releases installed in the data directory.
 
     ``current`` is the pmgs-core ``release_info`` record; ``installed`` lists the
@@ -269,14 +235,14 @@ def release(db: Path | None, data_dir: Path | None, as_json: bool, debug: bool) 
     """
     from pmgs_core import PMGSQueryError, default_data_dir, read_current_pointer
 
-    root = None if db is not None else (data_dir or default_data_dir())
+    root = None if q.db is not None else (q.data_dir or default_data_dir())
     current_info: Any = None
     error: Any = None
     try:
-        with Options(db, data_dir).open_store() as store:
+        with q.open_store() as store:
             current_info = store.release_info()
     except PMGSQueryError as exc:
-        if db is not None or data_dir is not None:
+        if q.db is not None or q.data_dir is not None:
             raise
         error = exc.to_dict()
     pointer = None
@@ -294,10 +260,6 @@ def release(db: Path | None, data_dir: Path | None, as_json: bool, debug: bool) 
         "installed": installed,
         "error": error,
     }
-    if as_json:
-        emit_json(record)
-    else:
-        from pmgs_cli import render
-
-        render.release(record)
-    sys.exit(EXIT_OK if current_info is not None else 3)
+    if current_info is None:
+        q.finish(record, "release", exit_code=EXIT_DATABASE)
+    q.finish(record, "release")
