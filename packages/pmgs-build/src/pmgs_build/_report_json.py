@@ -16,16 +16,29 @@ _SECONDS_DIGITS = 3
 
 
 def plain(value: Any) -> Any:
-    """``value`` as JSON-ready data: floats (timings) rounded to milliseconds, mappings and
-    lists copied element by element, objects with a ``to_dict`` replaced by its result."""
+    """``value`` as JSON-ready data.
+
+    A float (a timing) is rounded to milliseconds; an object with a ``to_dict`` (a nested
+    report) is replaced by its result; a list is copied element by element; a mapping of
+    figures (counts, timings, nested reports) is copied with each made plain. Any other
+    mapping is already JSON (a sub-report's ``to_dict``, the caller's doctor report) and is
+    passed on as it is, untouched.
+    """
     if isinstance(value, float):
         return round(value, _SECONDS_DIGITS)
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
+    if _is_report(value):
+        return value.to_dict()
     if isinstance(value, list):
         return [plain(item) for item in value]
-    to_dict = getattr(value, "to_dict", None)
-    return to_dict() if callable(to_dict) else value
+    if isinstance(value, dict) and all(
+        isinstance(item, int | float) or _is_report(item) for item in value.values()
+    ):
+        return {key: plain(item) for key, item in value.items()}
+    return value
+
+
+def _is_report(value: Any) -> bool:
+    return callable(getattr(value, "to_dict", None))
 
 
 def report_fields(report: object, names: Iterable[str], **fixed: Any) -> dict[str, Any]:

@@ -17,8 +17,9 @@ Every record that carries package text also carries:
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import cache
-from typing import Final, Literal, TypedDict
+from typing import Any, Final, Literal, TypedDict
 
 from pmgs_core.errors import PMGSQueryError
 
@@ -61,6 +62,7 @@ __all__ = [
     "TextItem",
     "ThemeCategory",
     "VersionInfo",
+    "code_ref",
     "ensure_response_size",
     "load_schema",
     "record_json_schema",
@@ -513,6 +515,21 @@ class Categories(TypedDict):
     document_kinds: list[_KindCount]
     themes: list[ThemeCategory]
     attribution: str
+
+
+def code_ref(row: Sequence[Any]) -> CodeRef:
+    """A :class:`CodeRef` from a ``(scheme, edition, code, kind, status)`` row.
+
+    Relations, related classifications and search hits all name a concept this way; the
+    empty edition of FI and F-term is stored as ``''`` and reported as ``None``.
+    """
+    return {
+        "scheme": str(row[0]),
+        "edition": row[1] or None,
+        "code": str(row[2]),
+        "kind": str(row[3]),
+        "record_status": str(row[4]),
+    }
 
 
 def ensure_response_size(record: object) -> None:

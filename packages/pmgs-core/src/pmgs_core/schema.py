@@ -12,10 +12,36 @@ its path, size and SHA-256 in ``source_file``) and ``locator`` (``row:12``,
 
 from __future__ import annotations
 
-import re
 import sqlite3
-import unicodedata
 from typing import Final
+
+# The folding and bigram cutting live with search, which owns how text is tokenised; the
+# names stay importable from here because the builder and older callers import them so.
+from pmgs_core.search._folding import (
+    bigram_tokens,
+    fold_for_search,
+    index_bigrams,
+    is_indexed_bigram,
+)
+
+__all__ = [
+    "DOCUMENT_KINDS",
+    "IPC_EDITIONS",
+    "ISSUE_SEVERITIES",
+    "RECORD_STATUSES",
+    "RELATION_KINDS",
+    "SCHEMA_VERSION",
+    "SCHEMES",
+    "SEARCH_CHUNK_ROWS",
+    "SOURCE_STATUSES",
+    "TABLES",
+    "bigram_tokens",
+    "create_indexes",
+    "create_schema",
+    "fold_for_search",
+    "is_indexed_bigram",
+    "rebuild_search_indexes",
+]
 
 SCHEMA_VERSION: Final = 3
 """Stored in ``PRAGMA user_version`` and ``metadata.schema_version``; bump on any change."""
@@ -299,66 +325,7 @@ def rebuild_search_indexes(conn: sqlite3.Connection) -> None:
         while rows := conn.execute(rows_sql, (last, SEARCH_CHUNK_ROWS)).fetchall():
             last = rows[-1][0]
             conn.executemany(insert_trigram, rows)
-            grams = _index_bigrams([row[1] for row in rows])
+            grams = index_bigrams([row[1] for row in rows])
             conn.executemany(insert_bigram, zip([row[0] for row in rows], grams, strict=True))
     if own_transaction:
         conn.execute("COMMIT")
-
-
-def fold_for_search(text: str) -> str:
-    """The normalisation applied to indexed text and to queries alike (NFKC, then casefold).
-
-    Full-width letters and digits pasted from PDFs then meet their half-width forms.
-    """
-    if not unicodedata.is_normalized("NFKC", text):  # the quick check is far cheaper
-        text = unicodedata.normalize("NFKC", text)
-    return text.casefold()
-
-
-_ASCII_SEPARATOR = "\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f"
-_INDEXED_PAIR = re.compile(f"(?=([^{_ASCII_SEPARATOR}]{{2}}))")
-"""Overlapping pairs of characters that FTS5's ``ascii`` tokenizer keeps inside one token.
-
-That tokenizer splits only at ASCII characters other than letters and digits; every other
-character (kana, kanji, full-width punctuation such as 、) is a token character.
-"""
-
-
-def is_indexed_bigram(pair: str) -> bool:
-    """True when a folded two-character term has a token in the bigram index.
-
-    A pair with ASCII punctuation or a space (``a,``, ``1/``) has none; the store answers such
-    terms with the bounded literal scan instead of reporting a wrong "no results".
-    """
-    return len(pair) == 2 and _INDEXED_PAIR.match(pair) is not None
-
-
-def bigram_tokens(text: str | None) -> str:
-    """The distinct character bigrams of a folded text, space separated, first-seen order.
-
-    Each bigram is its own token for the ``ascii`` tokenizer of the bigram tables, so a
-    2-character query term is exactly one token lookup. The regex does the pairing in C:
-    this runs once per text row at build time (millions of rows).
-    """
-    if not text:
-        return ""
-    return " ".join(dict.fromkeys(_INDEXED_PAIR.findall(fold_for_search(text))))
-
-
-_PAIRS_FROM_EVEN: Final = re.compile(f"[^{_ASCII_SEPARATOR}]{{2}}")
-_PAIRS_FROM_ODD: Final = re.compile(f"(?<=[^{_ASCII_SEPARATOR}])[^{_ASCII_SEPARATOR}]{{2}}")
-"""Within a run of token characters, the pairs at even and at odd offsets: two plain
-``findall`` scans give every pair of :func:`bigram_tokens` without a capturing lookahead."""
-_ROW_BREAK: Final = "\x00"  # an ASCII separator: no pair spans it, folding keeps it
-
-
-def _index_bigrams(texts: list[str]) -> list[str]:
-    """The bigrams of each text for the index: those of :func:`bigram_tokens`, but neither
-    distinct nor in first-seen order (a ``detail=none`` index keeps one entry per token and
-    row whatever the repeats), and folded a chunk at a time. About a third faster, on
-    millions of rows."""
-    parts = fold_for_search(_ROW_BREAK.join(texts)).split(_ROW_BREAK)
-    if len(parts) != len(texts):  # a text holds the break character itself
-        parts = [fold_for_search(text) for text in texts]
-    even, odd = _PAIRS_FROM_EVEN.findall, _PAIRS_FROM_ODD.findall
-    return [" ".join(even(part) + odd(part)) for part in parts]

@@ -1,0 +1,328 @@
+"""Running a planned search: candidate SQL, grouped paging and the page records.
+
+The store checks the arguments and hands over a :class:`SearchReader` (its row stream and
+source references); everything after that, from the statement that asks the index to the
+page that is returned, happens here, so a reader following one query stays in this package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from pmgs_core.records import (
+    CONTENT_ROLE,
+    EVIDENCE_NOTICE,
+    ClassificationMatch,
+    ClassificationSearchHit,
+    ClassificationSearchPage,
+    CombinedSearchPage,
+    DocumentMatch,
+    DocumentSearchHit,
+    DocumentSearchPage,
+    ReleaseRef,
+    SearchMode,
+    SearchTerm,
+    SourceRef,
+    code_ref,
+)
+from pmgs_core.search._paging import GroupedPage, collect_groups, combine_modes, excerpt
+from pmgs_core.search._plan import QueryPlan
+
+__all__ = [
+    "SearchReader",
+    "SearchRequest",
+    "candidate_sql",
+    "search_classifications",
+    "search_combined",
+    "search_documents",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchReader:
+    """What a search needs from the store: rows in batches and the records' stamps.
+
+    Passed in rather than imported so that search never reaches back into the store (the
+    store uses this package, not the other way round) and the store keeps its one
+    connection, its lock and its source cache.
+    """
+
+    stream: Callable[[str, Sequence[object]], Iterator[tuple[Any, ...]]]
+    source: Callable[[int, str], SourceRef]
+    release: Callable[[], ReleaseRef]
+    attribution: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    """A checked query: the text as typed, its plan (None when blank) and the filters."""
+
+    query: str
+    plan: QueryPlan | None
+    language: str
+    limit: int
+    schemes: list[str]
+    document_kinds: list[str] | None
+
+
+def _placeholders(count: int) -> str:
+    return ",".join("?" * count)
+
+
+def candidate_sql(
+    plan: QueryPlan,
+    *,
+    fts: str,
+    bigram: str,
+    content: str,
+    columns: str,
+    joins: str,
+    filters: str,
+) -> tuple[str, list[object]]:
+    """The candidate query: the best index drives, rows come in rowid (package) order.
+
+    ``CROSS JOIN`` pins the index as the outer loop, so SQLite streams rows in index order
+    and never sorts or scans the content table for an indexed term.
+    """
+    trigram, bigrams = plan.trigram_match, plan.bigram_match
+    params: list[object] = []
+    if trigram is not None or bigrams is not None:
+        driver = fts if trigram is not None else bigram
+        sql = (
+            f"SELECT {columns} FROM {driver} AS f CROSS JOIN {content} ON x.id = f.rowid "  # noqa: S608
+            f"{joins} WHERE f.{driver} MATCH ?"
+        )
+        params.append(trigram if trigram is not None else bigrams)
+        if trigram is not None and bigrams is not None:
+            # The unary + keeps SQLite from turning this into the FTS driver's constraint
+            # (one MATCH per bigram row, then a sort of every match): the bigram rows are
+            # read once into a set, and the trigram scan still streams in rowid order.
+            sql += f" AND +f.rowid IN (SELECT rowid FROM {bigram} WHERE {bigram} MATCH ?)"  # noqa: S608
+            params.append(bigrams)
+        order = "f.rowid"
+    else:
+        needles = plan.literal_needles
+        condition = " OR ".join("instr(x.body, ?) > 0" for _ in needles)
+        sql = f"SELECT {columns} FROM {content} {joins} WHERE ({condition})"  # noqa: S608
+        params.extend(needles)
+        order = "x.id"
+    return f"{sql} AND {filters} ORDER BY {order}", params
+
+
+def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dict[str, object]:
+    """The fields both kinds of search page share, for an empty page."""
+    plan = request.plan
+    terms: list[SearchTerm] = (
+        [] if plan is None else [{"term": t.term, "path": t.path} for t in plan.terms]
+    )
+    return {
+        "query": request.query,
+        "terms": terms,
+        "search_mode": "none" if plan is None else plan.search_mode,
+        "language": request.language,
+        "release": reader.release(),
+        "limit": request.limit,
+        "offset": offset,
+        "count": 0,
+        "has_more": False,
+        "next_offset": None,
+        "total_is_exact": False,
+        "attribution": reader.attribution,
+        "content_role": CONTENT_ROLE,
+        "notice": EVIDENCE_NOTICE,
+    }
+
+
+def _groups(
+    reader: SearchReader,
+    plan: QueryPlan,
+    statement: tuple[str, list[object]],
+    *,
+    key_column: int,
+    body_column: int,
+    limit: int,
+    offset: int,
+) -> GroupedPage[int, tuple[Any, ...]]:
+    """Stream the candidates and keep the page's groups; every row passes the exact check."""
+    sql, params = statement
+    return collect_groups(
+        reader.stream(sql, params),
+        key=lambda row: int(row[key_column]),
+        accept=lambda row: plan.matches(str(row[body_column])),
+        offset=offset,
+        limit=limit,
+    )
+
+
+def _set_hits(page: dict[str, Any], hits: list[Any], has_more: bool, offset: int) -> None:
+    """The paging fields of a search page: no total, only whether another group was seen."""
+    page["results"] = hits
+    page["count"] = len(hits)
+    page["has_more"] = has_more
+    page["next_offset"] = offset + len(hits) if has_more else None
+
+
+def search_classifications(
+    reader: SearchReader, request: SearchRequest, offset: int
+) -> ClassificationSearchPage:
+    """One page of classification hits, one per concept, ranked by first matching line."""
+    page: dict[str, Any] = {
+        "record_type": "classification_search_page",
+        **_page_base(reader, request, offset),
+        "schemes": request.schemes,
+        "results": [],
+    }
+    plan = request.plan
+    if plan is None:
+        return cast(ClassificationSearchPage, page)
+    sql, params = candidate_sql(
+        plan,
+        fts="text_fts",
+        bigram="text_bigram",
+        content="text AS x",
+        columns=(
+            "x.id, x.language, x.text_type, x.line, x.body, x.source_file_id, x.locator, "
+            "c.id, c.scheme, c.edition, c.code, c.kind, c.status, r.version"
+        ),
+        joins=(
+            "CROSS JOIN revision AS r ON r.id = x.revision_id "
+            "CROSS JOIN concept AS c ON c.id = r.concept_id"
+        ),
+        filters=(
+            f"x.language = ? AND c.status = 'canonical' AND c.scheme IN "
+            f"({_placeholders(len(request.schemes))})"
+        ),
+    )
+    params.extend([request.language, *request.schemes])
+    grouped = _groups(
+        reader,
+        plan,
+        (sql, params),
+        key_column=7,
+        body_column=4,
+        limit=request.limit,
+        offset=offset,
+    )
+    folded = plan.folded_terms
+    hits: list[ClassificationSearchHit] = []
+    for concept_id in grouped.keys:
+        rows = grouped.rows[concept_id]
+        matches: list[ClassificationMatch] = [
+            {
+                "language": str(row[1]),
+                "text_type": str(row[2]),
+                "line": int(row[3]),
+                "version": str(row[13]),
+                "excerpt": excerpt(str(row[4]), folded),
+                "source": reader.source(row[5], row[6]),
+            }
+            for row in rows
+        ]
+        hits.append({**code_ref(rows[0][8:13]), "matches": matches})
+    _set_hits(page, hits, grouped.has_more, offset)
+    return cast(ClassificationSearchPage, page)
+
+
+def search_documents(
+    reader: SearchReader, request: SearchRequest, offset: int
+) -> DocumentSearchPage:
+    """One page of document hits, one per document; language-less documents match both."""
+    kinds = request.document_kinds
+    page: dict[str, Any] = {
+        "record_type": "document_search_page",
+        **_page_base(reader, request, offset),
+        "document_kinds": kinds,
+        "results": [],
+    }
+    plan = request.plan
+    if plan is None:
+        return cast(DocumentSearchPage, page)
+    filters = "(d.language = ? OR d.language IS NULL)"
+    if kinds is not None:
+        filters += f" AND d.kind IN ({_placeholders(len(kinds))})"
+    sql, params = candidate_sql(
+        plan,
+        fts="document_text_fts",
+        bigram="document_text_bigram",
+        content="document_text AS x",
+        columns=(
+            "x.id, x.sequence_number, x.page, x.heading, x.text_type, x.body, "
+            "x.source_file_id, x.locator, d.id, d.document_key, d.kind, d.language, d.title"
+        ),
+        joins="CROSS JOIN document AS d ON d.id = x.document_id",
+        filters=filters,
+    )
+    params.append(request.language)
+    if kinds is not None:
+        params.extend(kinds)
+    grouped = _groups(
+        reader,
+        plan,
+        (sql, params),
+        key_column=8,
+        body_column=5,
+        limit=request.limit,
+        offset=offset,
+    )
+    folded = plan.folded_terms
+    hits: list[DocumentSearchHit] = []
+    for document_id in grouped.keys:
+        rows = grouped.rows[document_id]
+        first = rows[0]
+        matches: list[DocumentMatch] = [
+            {
+                "section": int(row[1]),
+                "page": row[2],
+                "heading": row[3],
+                "text_type": row[4],
+                "excerpt": excerpt(str(row[5]), folded),
+                "source": reader.source(row[6], row[7]),
+            }
+            for row in rows
+        ]
+        hits.append(
+            {
+                "document_id": str(first[9]),
+                "kind": str(first[10]),
+                "language": first[11],
+                "title": str(first[12]),
+                "matches": matches,
+            }
+        )
+    _set_hits(page, hits, grouped.has_more, offset)
+    return cast(DocumentSearchPage, page)
+
+
+def search_combined(
+    reader: SearchReader,
+    request: SearchRequest,
+    content_types: list[str],
+    *,
+    classification_offset: int,
+    document_offset: int,
+) -> CombinedSearchPage:
+    """Both kinds of page for one query, each paged on its own offset."""
+    combined: CombinedSearchPage = {
+        "record_type": "combined_search_page",
+        "query": request.query,
+        "search_mode": "none",
+        "content_types": content_types,
+        "results_by_type": {},
+        "release": reader.release(),
+        "attribution": reader.attribution,
+        "content_role": CONTENT_ROLE,
+        "notice": EVIDENCE_NOTICE,
+    }
+    modes: list[SearchMode] = []
+    if "classification" in content_types:
+        classification_page = search_classifications(reader, request, classification_offset)
+        combined["results_by_type"]["classification"] = classification_page
+        modes.append(classification_page["search_mode"])
+    if "document" in content_types:
+        document_page = search_documents(reader, request, document_offset)
+        combined["results_by_type"]["document"] = document_page
+        modes.append(document_page["search_mode"])
+    combined["search_mode"] = combine_modes(modes)
+    return combined

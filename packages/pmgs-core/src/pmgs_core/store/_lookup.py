@@ -1,0 +1,267 @@
+"""``lookup``: the full record of one code (texts, properties, relations, documents).
+
+Missing codes and versions are records with a ``match_status``, not errors; relations are
+paged inside the record, documents are listed up to :data:`LOOKUP_DOCUMENT_LIMIT`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final, cast
+
+from pmgs_core.records import (
+    CONTENT_ROLE,
+    EVIDENCE_NOTICE,
+    ClassificationRecord,
+    LookupQuery,
+    MatchStatus,
+    PropertyItem,
+    RelationItem,
+    RevisionInfo,
+    SourceRef,
+    TextItem,
+    code_ref,
+)
+from pmgs_core.store._arguments import (
+    LOOKUP_DOCUMENT_LIMIT,
+    check_edition,
+    check_language,
+    check_limit,
+    check_offset,
+    check_scheme,
+    page_fields,
+    valid_at,
+)
+from pmgs_core.store._concepts import ConceptReader
+
+__all__ = ["LookupMixin"]
+
+
+class LookupMixin(ConceptReader):
+    """The lookup capability of :class:`pmgs_core.PMGSStore`."""
+
+    def lookup(
+        self,
+        scheme: str,
+        code: str,
+        release: str = "current",
+        edition: str | None = None,
+        language: str = "ja",
+        *,
+        version: str | None = None,
+        relation_limit: int = 50,
+        relation_offset: int = 0,
+    ) -> ClassificationRecord:
+        """The full record of one code: texts, properties, relations, documents, sources.
+
+        Any notation :func:`pmgs_core.parse_code` reads is accepted; ``code`` in the record is
+        the canonical code that was matched and ``match_status`` says how. ``version`` (IPC
+        only) selects one revision; without it the revision valid at the release's reference
+        date is used. Missing codes and versions are records, not errors.
+        """
+        checked_scheme = check_scheme(scheme)
+        self._check_release(release)
+        checked_language = check_language(language)
+        checked_edition = check_edition(checked_scheme, edition)
+        limit = check_limit(relation_limit, "relation_limit")
+        offset = check_offset(relation_offset, "relation_offset")
+        canonical, code_version = self._parse(checked_scheme, code)
+        wanted_version = self._check_version(checked_scheme, version, code_version)
+        query: LookupQuery = {
+            "scheme": checked_scheme,
+            "code": code,
+            "edition": checked_edition,
+            "version": wanted_version,
+            "language": checked_language,
+            "release": release,
+        }
+        return self._locked(
+            lambda: self._lookup(
+                query, canonical, wanted_version, limit, offset, exact=code == canonical
+            )
+        )
+
+    def _empty_record(
+        self,
+        query: LookupQuery,
+        canonical: str,
+        status: MatchStatus,
+        *,
+        limit: int,
+        offset: int,
+        concept: Sequence[Any] | None = None,
+    ) -> ClassificationRecord:
+        edition = query["edition"]
+        sources: list[SourceRef] = []
+        if concept is not None:
+            edition = concept[2] or None
+            sources = [self._source(concept[6], concept[7])]
+        return {
+            "record_type": "classification",
+            "query": query,
+            "match_status": status,
+            "scheme": query["scheme"],
+            "edition": edition,
+            "code": canonical,
+            "kind": None if concept is None else str(concept[4]),
+            "record_status": None if concept is None else str(concept[5]),
+            "release": self._release_ref(),
+            "revision": None,
+            "available_versions": [],
+            "texts": [],
+            "properties": [],
+            "relations": [],
+            "relation_count": 0,
+            "relation_limit": limit,
+            "relation_offset": offset,
+            "relations_truncated": False,
+            "next_relation_offset": None,
+            "documents": [],
+            "document_count": 0,
+            "documents_truncated": False,
+            "sources": sources,
+            "attribution": self._attribution,
+            "content_role": CONTENT_ROLE,
+            "notice": EVIDENCE_NOTICE,
+        }
+
+    def _lookup(
+        self,
+        query: LookupQuery,
+        canonical: str,
+        version: str | None,
+        limit: int,
+        offset: int,
+        *,
+        exact: bool,
+    ) -> ClassificationRecord:
+        concept = self._find_concept(query["scheme"], canonical, query["edition"])
+        if concept is None:
+            return self._empty_record(query, canonical, "not_found", limit=limit, offset=offset)
+        concept_id = int(concept[0])
+        revisions = self._revisions(concept_id)
+        if version is not None:
+            chosen = next((row for row in revisions if row[1] == version), None)
+            missing: MatchStatus = "version_not_found"
+        else:
+            chosen = self._active(revisions, f"{query['scheme']} {canonical}")
+            missing = "not_valid_at_release"
+        if chosen is None:
+            record = self._empty_record(
+                query, canonical, missing, limit=limit, offset=offset, concept=concept
+            )
+            record["available_versions"] = self._version_infos(revisions)
+            return record
+        record = self._empty_record(
+            query,
+            canonical,
+            "exact" if exact else "normalized_exact",
+            limit=limit,
+            offset=offset,
+            concept=concept,
+        )
+        revision_id = int(chosen[0])
+        record["available_versions"] = self._version_infos(revisions)
+        revision_source = self._source(chosen[6], chosen[7])
+        record["revision"] = cast(
+            RevisionInfo,
+            {
+                "version": str(chosen[1]),
+                "valid_from": chosen[2],
+                "valid_to": chosen[3],
+                "valid_at_release": valid_at(chosen[2], chosen[3], self._reference_date),
+                "level": chosen[4],
+                "sequence": chosen[5],
+                "source": revision_source,
+            },
+        )
+        if revision_source not in record["sources"]:
+            record["sources"].append(revision_source)
+        record["texts"] = [
+            cast(
+                TextItem,
+                {
+                    "language": row[0],
+                    "text_type": row[1],
+                    "line": row[2],
+                    "body": row[3],
+                    "source": self._source(row[4], row[5]),
+                },
+            )
+            for row in self._rows(
+                "SELECT language, text_type, line, body, source_file_id, locator FROM text "
+                "WHERE revision_id = ? AND language = ? ORDER BY line, id",
+                (revision_id, query["language"]),
+            )
+        ]
+        record["properties"] = [
+            cast(PropertyItem, {"name": row[0], "value": row[1], "source": self._source(*row[2:])})
+            for row in self._rows(
+                "SELECT name, value, source_file_id, locator FROM property "
+                "WHERE revision_id = ? ORDER BY name, id",
+                (revision_id,),
+            )
+        ]
+        self._fill_relations(record, concept_id, limit, offset)
+        self._fill_documents(record, concept_id)
+        return record
+
+    _RELATIONS_SQL: Final = """
+        SELECT * FROM (
+            SELECT 0 AS direction, r.kind, c.scheme, c.edition, c.code, c.kind, c.status,
+                   fr.version, tr.version, r.sequence, r.source_file_id, r.locator, r.id
+            FROM relation AS r
+            JOIN concept AS c ON c.id = r.to_concept_id
+            LEFT JOIN revision AS fr ON fr.id = r.from_revision_id
+            LEFT JOIN revision AS tr ON tr.id = r.to_revision_id
+            WHERE r.from_concept_id = :concept
+            UNION ALL
+            SELECT 1, r.kind, c.scheme, c.edition, c.code, c.kind, c.status,
+                   fr.version, tr.version, r.sequence, r.source_file_id, r.locator, r.id
+            FROM relation AS r
+            JOIN concept AS c ON c.id = r.from_concept_id
+            LEFT JOIN revision AS fr ON fr.id = r.from_revision_id
+            LEFT JOIN revision AS tr ON tr.id = r.to_revision_id
+            WHERE r.to_concept_id = :concept AND r.kind <> 'parent'
+        )
+        ORDER BY 1, 2, 10, 13
+        LIMIT :limit OFFSET :offset
+    """
+
+    def _fill_relations(
+        self, record: ClassificationRecord, concept_id: int, limit: int, offset: int
+    ) -> None:
+        """Outgoing relations (parent, theme, concordance, amended-to) and incoming ones
+        except children (those are :meth:`children`), in a stable order, paged."""
+        count_row = self._one(
+            "SELECT (SELECT count(*) FROM relation WHERE from_concept_id = ?) + "
+            "(SELECT count(*) FROM relation WHERE to_concept_id = ? AND kind <> 'parent')",
+            (concept_id, concept_id),
+        )
+        count = int(count_row[0]) if count_row else 0
+        rows = self._rows(
+            self._RELATIONS_SQL, {"concept": concept_id, "limit": limit, "offset": offset}
+        )
+        items: list[RelationItem] = [
+            {
+                "kind": str(row[1]),
+                "direction": "outgoing" if row[0] == 0 else "incoming",
+                "target": code_ref(row[2:7]),
+                "from_version": row[7] if row[7] else None,
+                "to_version": row[8] if row[8] else None,
+                "sequence": int(row[9]),
+                "source": self._source(row[10], row[11]),
+            }
+            for row in rows
+        ]
+        truncated, next_offset = page_fields(count, limit, offset, len(items))
+        record["relations"] = items
+        record["relation_count"] = count
+        record["relations_truncated"] = truncated
+        record["next_relation_offset"] = next_offset
+
+    def _fill_documents(self, record: ClassificationRecord, concept_id: int) -> None:
+        refs, count = self._document_refs(concept_id, LOOKUP_DOCUMENT_LIMIT)
+        record["documents"] = refs
+        record["document_count"] = count
+        record["documents_truncated"] = count > len(refs)

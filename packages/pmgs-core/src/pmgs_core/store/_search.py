@@ -1,0 +1,128 @@
+"""Search as the store offers it: check the arguments, then call the search package once.
+
+Planning, folding, the candidate statement, grouping and paging all live in
+:mod:`pmgs_core.search`; this mixin only turns the public arguments into a checked
+:class:`~pmgs_core.search.SearchRequest` and runs it under the store's lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pmgs_core.records import ClassificationSearchPage, CombinedSearchPage, DocumentSearchPage
+from pmgs_core.search import (
+    SearchRequest,
+    candidate_sql,
+    check_query,
+    search_classifications,
+    search_combined,
+    search_documents,
+)
+from pmgs_core.store._arguments import (
+    check_content_types,
+    check_kinds,
+    check_language,
+    check_limit,
+    check_offset,
+    check_schemes,
+)
+from pmgs_core.store._connection import StoreConnection
+
+__all__ = ["SearchMixin"]
+
+
+class SearchMixin(StoreConnection):
+    """The search capability of :class:`pmgs_core.PMGSStore`."""
+
+    _candidate_sql = staticmethod(candidate_sql)
+    """Kept on the store so that a plan test can ``EXPLAIN`` exactly what a search runs."""
+
+    def search(
+        self,
+        query: str,
+        schemes: Sequence[str] | None = None,
+        release: str = "current",
+        language: str = "ja",
+        limit: int = 20,
+        *,
+        offset: int = 0,
+    ) -> ClassificationSearchPage:
+        """Classifications whose texts contain every term of ``query`` (lexical, not semantic).
+
+        One hit per classification, ranked by its first matching line in package order.
+        """
+        plan = check_query(query)
+        checked_schemes = check_schemes(schemes)
+        self._check_release(release)
+        checked_language = check_language(language)
+        checked_limit = check_limit(limit, "limit")
+        checked_offset = check_offset(offset, "offset")
+        request = SearchRequest(query, plan, checked_language, checked_limit, checked_schemes, None)
+        reader = self._search_reader()
+        return self._locked(lambda: search_classifications(reader, request, checked_offset))
+
+    def search_documents(
+        self,
+        query: str,
+        release: str = "current",
+        language: str = "ja",
+        limit: int = 20,
+        *,
+        offset: int = 0,
+        document_kinds: Sequence[str] | None = None,
+    ) -> DocumentSearchPage:
+        """Documents whose segments contain every term; one hit per document.
+
+        Documents without a language (PDF definitions, the judgement table) match either
+        language. ``document_kinds`` restricts the kinds (the "category" of document-DB
+        clients).
+        """
+        plan = check_query(query)
+        self._check_release(release)
+        checked_language = check_language(language)
+        checked_limit = check_limit(limit, "limit")
+        checked_offset = check_offset(offset, "offset")
+        kinds = check_kinds(document_kinds)
+        request = SearchRequest(query, plan, checked_language, checked_limit, [], kinds)
+        reader = self._search_reader()
+        return self._locked(lambda: search_documents(reader, request, checked_offset))
+
+    def search_pmgs(
+        self,
+        query: str,
+        schemes: Sequence[str] | None = None,
+        content_types: Sequence[str] | None = None,
+        release: str = "current",
+        language: str = "ja",
+        limit: int = 20,
+        *,
+        classification_offset: int = 0,
+        document_offset: int = 0,
+        document_kinds: Sequence[str] | None = None,
+    ) -> CombinedSearchPage:
+        """Classifications and documents at once, each paged on its own.
+
+        ``limit`` applies to each type separately; continue one type with its own offset.
+        """
+        plan = check_query(query)
+        checked_schemes = check_schemes(schemes)
+        types = check_content_types(content_types)
+        self._check_release(release)
+        checked_language = check_language(language)
+        checked_limit = check_limit(limit, "limit")
+        class_offset = check_offset(classification_offset, "classification_offset")
+        doc_offset = check_offset(document_offset, "document_offset")
+        kinds = check_kinds(document_kinds)
+        request = SearchRequest(
+            query, plan, checked_language, checked_limit, checked_schemes, kinds
+        )
+        reader = self._search_reader()
+        return self._locked(
+            lambda: search_combined(
+                reader,
+                request,
+                types,
+                classification_offset=class_offset,
+                document_offset=doc_offset,
+            )
+        )
