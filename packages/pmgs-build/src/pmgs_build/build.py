@@ -18,8 +18,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+from pmgs_build._report_json import report_fields
 from pmgs_build.adapters import ADAPTERS, BuildContext, check_ipc_validity
 from pmgs_build.digest import logical_digest
 from pmgs_build.inventory import CSV_GROUPS, Inventory, inventory_of
@@ -53,12 +54,7 @@ class GroupCount:
 
     def to_dict(self) -> dict[str, int]:
         """JSON-ready form."""
-        return {
-            "files": self.files,
-            "bytes": self.bytes,
-            "records": self.records,
-            "skipped": self.skipped,
-        }
+        return report_fields(self, ("files", "bytes", "records", "skipped"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,26 +92,30 @@ class BuildReport:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``pmgs build --json``)."""
-        return {
-            "release": self.release,
-            "reference_date": self.reference_date,
-            "source_manifest_sha256": self.source_manifest_sha256,
-            "logical_digest": self.logical_digest,
-            "seconds": round(self.seconds, 3),
-            "output": self.output,
-            "database_bytes": self.database_bytes,
-            "schema_version": self.schema_version,
-            "builder_version": self.builder_version,
-            "table_counts": dict(self.table_counts),
-            "group_counts": {group: c.to_dict() for group, c in self.group_counts.items()},
-            "warnings": dict(self.warnings),
-            "warning_count": self.warning_count,
-            "reference_only_concepts": self.reference_only_concepts,
-            "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()},
-            "validation": self.validation,
-            "quarantined": dict(self.quarantined),
-            "quarantine_count": self.quarantine_count,
-        }
+        return report_fields(self, _REPORT_FIELDS)
+
+
+_REPORT_FIELDS: Final = (
+    "release",
+    "reference_date",
+    "source_manifest_sha256",
+    "logical_digest",
+    "seconds",
+    "output",
+    "database_bytes",
+    "schema_version",
+    "builder_version",
+    "table_counts",
+    "group_counts",
+    "warnings",
+    "warning_count",
+    "reference_only_concepts",
+    "phase_seconds",
+    "validation",
+    "quarantined",
+    "quarantine_count",
+)
+"""The keys of :meth:`BuildReport.to_dict`, in order."""
 
 
 def _fail(code: str, message: str) -> BuildError:
