@@ -178,47 +178,57 @@ class ToolSpec:
 # --- running the tools -----------------------------------------------------------------------
 
 
-def _run_lookup(store: StoreLike, args: dict[str, Any]) -> Mapping[str, Any]:
-    result: Mapping[str, Any] = store.lookup(
-        args["scheme"],
-        args["code"],
-        release=args["release"],
-        edition=args["edition"],
-        language=args["language"],
-        version=args["version"],
-        relation_limit=args["relation_limit"],
-        relation_offset=args["relation_offset"],
-    )
-    return result
+def _store_call(
+    method: str, positional: tuple[str, ...], keywords: tuple[str, ...]
+) -> Callable[[StoreLike, dict[str, Any]], Mapping[str, Any]]:
+    """A tool body that passes checked arguments straight to one store method.
+
+    The tool's argument names are the Python API's parameter names (one contract), so the
+    body of most tools is just which arguments go by position and which by keyword.
+    """
+
+    def run(store: StoreLike, args: dict[str, Any]) -> Mapping[str, Any]:
+        call = getattr(store, method)
+        result: Mapping[str, Any] = call(
+            *(args[name] for name in positional), **{name: args[name] for name in keywords}
+        )
+        return result
+
+    return run
 
 
-def _run_search(store: StoreLike, args: dict[str, Any]) -> Mapping[str, Any]:
-    result: Mapping[str, Any] = store.search_pmgs(
-        args["query"],
-        schemes=args["schemes"],
-        content_types=args["content_types"],
-        release=args["release"],
-        language=args["language"],
-        limit=args["limit"],
-        classification_offset=args["classification_offset"],
-        document_offset=args["document_offset"],
-        document_kinds=args["document_kinds"],
-    )
-    return result
-
-
-def _run_document(store: StoreLike, args: dict[str, Any]) -> Mapping[str, Any]:
-    result: Mapping[str, Any] = store.get_document(
-        args["document_id"],
-        page=args["page"],
-        section=args["section"],
-        locator=args["locator"],
-        segment_limit=args["segment_limit"],
-        segment_offset=args["segment_offset"],
-        related_classification_limit=args["related_classification_limit"],
-        related_classification_offset=args["related_classification_offset"],
-    )
-    return result
+_run_lookup = _store_call(
+    "lookup",
+    ("scheme", "code"),
+    ("release", "edition", "language", "version", "relation_limit", "relation_offset"),
+)
+_run_search = _store_call(
+    "search_pmgs",
+    ("query",),
+    (
+        "schemes",
+        "content_types",
+        "release",
+        "language",
+        "limit",
+        "classification_offset",
+        "document_offset",
+        "document_kinds",
+    ),
+)
+_run_document = _store_call(
+    "get_document",
+    ("document_id",),
+    (
+        "page",
+        "section",
+        "locator",
+        "segment_limit",
+        "segment_offset",
+        "related_classification_limit",
+        "related_classification_offset",
+    ),
+)
 
 
 def _run_release_info(store: StoreLike, args: dict[str, Any]) -> Mapping[str, Any]:

@@ -51,22 +51,22 @@ def _show(value: object) -> str:
     return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
 
 
+_JSON_TYPES: Final[tuple[tuple[type, str], ...]] = (
+    (type(None), "null"),
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
+
+
 def _json_type(value: object) -> str:
     """The JSON type name of a decoded JSON value (``bool`` is not a number in JSON)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
+    for python_type, name in _JSON_TYPES:  # bool before int: True is an int in Python
+        if isinstance(value, python_type):
+            return name
     return type(value).__name__
 
 
