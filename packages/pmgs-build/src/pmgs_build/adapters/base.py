@@ -250,6 +250,28 @@ class BuildContext:
         )
         return False
 
+    def min_columns(
+        self,
+        fields: list[str],
+        minimum: int,
+        issue: str,
+        source: SourceFile,
+        locator: str,
+        *,
+        noun: str = "columns",
+    ) -> bool:
+        """True when the row has at least ``minimum`` columns (groups whose last cell may hold
+        unquoted commas and is re-joined), else record ``issue``."""
+        if len(fields) >= minimum:
+            return True
+        self.log.error(
+            issue,
+            f"{len(fields)} {noun} where {source.data_group} has at least {minimum}",
+            source.path,
+            locator,
+        )
+        return False
+
     # -- common rows -------------------------------------------------------------------------
 
     def add_text(
@@ -440,6 +462,25 @@ class CsvRecords:
         log.current_raw = None
         if self.records == 0:
             log.warning(IssueCode.CSV_EMPTY, "file has no record", source.path)
+
+    def coded(
+        self, columns: int, issue: str, scheme: str
+    ) -> Iterator[tuple[str, list[str], Code | None]]:
+        """The records of ``columns`` cells (a record of another width is recorded as
+        ``issue`` and left out), each with its first cell read as a ``scheme`` code.
+
+        The code is None when the cell is not one (``CODE_INVALID`` is already recorded);
+        the record still comes, so that the caller's other cells are checked and reported
+        as well, the way every CSV adapter reads its rows.
+        """
+        ctx, source = self._ctx, self._source
+        for locator, cells in self:
+            if ctx.columns(cells, columns, issue, source, locator):
+                yield locator, cells, ctx.code(scheme, cells[0], source, locator)
+
+    def result(self) -> FileResult:
+        """The file's result once every record was read."""
+        return FileResult(self.records)
 
     def _records(self, encoding: str, skip: int) -> Iterator[tuple[str, list[str]]]:
         ctx, source, log = self._ctx, self._source, self._ctx.log

@@ -21,10 +21,7 @@ def parse_fi_codes(ctx: BuildContext, source: SourceFile) -> FileResult:
     """Define one canonical FI concept and revision per row, with its parent relation."""
     records = CsvRecords(ctx, source)
     stack = LevelStack()
-    for locator, cells in records:
-        if not ctx.columns(cells, _COLUMNS, IssueCode.FI_COLUMN_COUNT, source, locator):
-            continue
-        code = ctx.code("fi", cells[0], source, locator)
+    for locator, cells, code in records.coded(_COLUMNS, IssueCode.FI_COLUMN_COUNT, "fi"):
         level = ctx.integer(cells[4], IssueCode.LEVEL_INVALID, "level", source, locator)
         if code is None or level is None:
             continue
@@ -57,4 +54,4 @@ def parse_fi_codes(ctx: BuildContext, source: SourceFile) -> FileResult:
                 source.path,
                 locator,
             )
-    return FileResult(records.records)
+    return records.result()

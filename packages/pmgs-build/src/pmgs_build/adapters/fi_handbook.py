@@ -25,10 +25,7 @@ def fi_handbook_parser(language: str) -> Callable[[BuildContext, SourceFile], Fi
 
     def parse(ctx: BuildContext, source: SourceFile) -> FileResult:
         records = CsvRecords(ctx, source)
-        for locator, cells in records:
-            if not ctx.columns(cells, _COLUMNS, IssueCode.FI_HB_COLUMN_COUNT, source, locator):
-                continue
-            code = ctx.code("fi", cells[0], source, locator)
+        for locator, cells, code in records.coded(_COLUMNS, IssueCode.FI_HB_COLUMN_COUNT, "fi"):
             if code is None:
                 continue
             canonical = code.canonical
@@ -47,6 +44,6 @@ def fi_handbook_parser(language: str) -> Callable[[BuildContext, SourceFile], Fi
             ctx.add_segment(
                 document, canonical, cells[2].strip(), cells[4], source=source, locator=locator
             )
-        return FileResult(records.records)
+        return records.result()
 
     return parse

@@ -41,13 +41,14 @@ def parse_fi_revision_link(ctx: BuildContext, source: SourceFile) -> FileResult:
     records = CsvRecords(ctx, source)
     documents_read = bool(ctx.state.fi_revision_subclasses)
     for locator, cells in records:
-        if len(cells) < _MIN_COLUMNS:
-            ctx.log.error(
-                IssueCode.FI_KAISEI_LINK_COLUMN_COUNT,
-                f"{len(cells)} column(s) where FI/FI_KAISEI_LINK has at least {_MIN_COLUMNS}",
-                source.path,
-                locator,
-            )
+        if not ctx.min_columns(
+            cells,
+            _MIN_COLUMNS,
+            IssueCode.FI_KAISEI_LINK_COLUMN_COUNT,
+            source,
+            locator,
+            noun="column(s)",
+        ):
             continue
         code_cell, description = split_link_row(cells)
         code = ctx.code("fi", code_cell, source, locator)
@@ -74,4 +75,4 @@ def parse_fi_revision_link(ctx: BuildContext, source: SourceFile) -> FileResult:
         note = description.strip()
         if revision_id is not None and note:
             ctx.add_property(revision_id, NOTE_PROPERTY, note, source, locator)
-    return FileResult(records.records)
+    return records.result()

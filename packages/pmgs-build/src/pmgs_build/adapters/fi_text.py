@@ -23,10 +23,7 @@ def fi_text_parser(language: str) -> Callable[[BuildContext, SourceFile], FileRe
 
     def parse(ctx: BuildContext, source: SourceFile) -> FileResult:
         records = CsvRecords(ctx, source)
-        for locator, cells in records:
-            if not ctx.columns(cells, _COLUMNS, IssueCode.FI_TEXT_COLUMN_COUNT, source, locator):
-                continue
-            code = ctx.code("fi", cells[0], source, locator)
+        for locator, cells, code in records.coded(_COLUMNS, IssueCode.FI_TEXT_COLUMN_COUNT, "fi"):
             line = ctx.integer(cells[1], IssueCode.SEQUENCE_INVALID, "text line", source, locator)
             if code is None or line is None:
                 continue
@@ -43,6 +40,6 @@ def fi_text_parser(language: str) -> Callable[[BuildContext, SourceFile], FileRe
             ctx.add_text(
                 revision, language, cells[2].strip(), line, cells[6], source=source, locator=locator
             )
-        return FileResult(records.records)
+        return records.result()
 
     return parse

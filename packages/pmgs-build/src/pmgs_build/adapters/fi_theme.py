@@ -20,10 +20,7 @@ _COLUMNS = 5
 def parse_fi_theme(ctx: BuildContext, source: SourceFile) -> FileResult:
     """One ``theme`` relation per row."""
     records = CsvRecords(ctx, source)
-    for locator, cells in records:
-        if not ctx.columns(cells, _COLUMNS, IssueCode.FI_THEME_COLUMN_COUNT, source, locator):
-            continue
-        code = ctx.code("fi", cells[0], source, locator)
+    for locator, cells, code in records.coded(_COLUMNS, IssueCode.FI_THEME_COLUMN_COUNT, "fi"):
         sequence = ctx.integer(cells[1], IssueCode.SEQUENCE_INVALID, "sequence", source, locator)
         try:
             theme = fterm_theme_code(cells[2], cells[3])
@@ -42,4 +39,4 @@ def parse_fi_theme(ctx: BuildContext, source: SourceFile) -> FileResult:
         ctx.add_relation(
             "theme", fi_concept, theme_concept, sequence, source=source, locator=locator
         )
-    return FileResult(records.records)
+    return records.result()

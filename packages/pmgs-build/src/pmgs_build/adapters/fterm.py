@@ -127,20 +127,14 @@ def parse_fterm_ja(ctx: BuildContext, source: SourceFile) -> FileResult:
             source=source,
             locator=locator,
         )
-    return FileResult(records.records)
+    return records.result()
 
 
 def parse_fterm_en(ctx: BuildContext, source: SourceFile) -> FileResult:
     """Add English labels to the F-terms of the Japanese files, checking they agree."""
     records = CsvRecords(ctx, source)
     for locator, raw in records:
-        if len(raw) < _COLUMNS:
-            ctx.log.error(
-                IssueCode.FTERM_COLUMN_COUNT,
-                f"{len(raw)} columns where FTERM/FTERM_E has at least {_COLUMNS}",
-                source.path,
-                locator,
-            )
+        if not ctx.min_columns(raw, _COLUMNS, IssueCode.FTERM_COLUMN_COUNT, source, locator):
             continue
         cells = split_fterm_en_row(raw)
         parsed = _term_code(ctx, cells[0], source, locator)
@@ -175,4 +169,4 @@ def parse_fterm_en(ctx: BuildContext, source: SourceFile) -> FileResult:
                 locator,
             )
         ctx.add_text(revision, "en", "label", 1, cells[3], source=source, locator=locator)
-    return FileResult(records.records)
+    return records.result()

@@ -28,12 +28,8 @@ def fterm_explanation_parser(language: str) -> Callable[[BuildContext, SourceFil
     def parse(ctx: BuildContext, source: SourceFile) -> FileResult:
         records = CsvRecords(ctx, source)
         registry = ctx.registry
-        for locator, cells in records:
-            if not ctx.columns(
-                cells, _COLUMNS, IssueCode.FTERM_KAISETSU_COLUMN_COUNT, source, locator
-            ):
-                continue
-            parsed = ctx.code("fterm", cells[0], source, locator)
+        rows = records.coded(_COLUMNS, IssueCode.FTERM_KAISETSU_COLUMN_COUNT, "fterm")
+        for locator, cells, parsed in rows:
             if parsed is None:
                 continue
             theme = str(parsed.theme)
@@ -58,6 +54,6 @@ def fterm_explanation_parser(language: str) -> Callable[[BuildContext, SourceFil
             ctx.add_segment(
                 document, code, cells[2].strip(), cells[3], source=source, locator=locator
             )
-        return FileResult(records.records)
+        return records.result()
 
     return parse

@@ -11,6 +11,7 @@ Japanese one (a difference is a warning: 49 on the real release).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Final
 
 from pmgs_build.adapters.base import BuildContext, CsvRecords, FileResult
@@ -50,9 +51,12 @@ def _theme_cell(
     return None if code is None else code.canonical
 
 
-def parse_theme_ja(ctx: BuildContext, source: SourceFile) -> FileResult:
-    """Define one canonical theme concept per theme row."""
-    result = FileResult()
+def _theme_rows(
+    ctx: BuildContext, source: SourceFile, result: FileResult
+) -> Iterator[tuple[str, list[str], str, int]]:
+    """(locator, cells, theme code, sequence) of the theme rows of a file, ja or en alike;
+    rows that are not themes or have no valid sequence are recorded and left out, and
+    ``result`` gets the file's record count once every row was read."""
     records = CsvRecords(ctx, source)
     for locator, cells in records:
         theme = _theme_cell(ctx, cells, source, locator, result)
@@ -61,6 +65,28 @@ def parse_theme_ja(ctx: BuildContext, source: SourceFile) -> FileResult:
         sequence = ctx.integer(cells[1], IssueCode.SEQUENCE_INVALID, "sequence", source, locator)
         if sequence is None:
             continue
+        yield locator, cells, theme, sequence
+    result.records = records.records
+
+
+def _add_title(
+    ctx: BuildContext,
+    revision: int,
+    language: str,
+    cells: list[str],
+    source: SourceFile,
+    locator: str,
+) -> None:
+    """The title of a theme row, and its remarks when there are any, in ``language``."""
+    ctx.add_text(revision, language, "title", 1, cells[6], source=source, locator=locator)
+    if cells[7].strip():
+        ctx.add_text(revision, language, "remarks", 1, cells[7], source=source, locator=locator)
+
+
+def parse_theme_ja(ctx: BuildContext, source: SourceFile) -> FileResult:
+    """Define one canonical theme concept per theme row."""
+    result = FileResult()
+    for locator, cells, theme, sequence in _theme_rows(ctx, source, result):
         concept = ctx.registry.define(
             "fterm", "", theme, "theme", source_file_id=source.id, locator=locator
         )
@@ -71,28 +97,18 @@ def parse_theme_ja(ctx: BuildContext, source: SourceFile) -> FileResult:
             continue
         revision = ctx.registry.add_revision(concept, "", source.id, locator, sequence=sequence)
         ctx.state.theme_ja[theme] = (revision, sequence)
-        ctx.add_text(revision, "ja", "title", 1, cells[6], source=source, locator=locator)
-        if cells[7].strip():
-            ctx.add_text(revision, "ja", "remarks", 1, cells[7], source=source, locator=locator)
+        _add_title(ctx, revision, "ja", cells, source, locator)
         for column, name in _PROPERTIES:
             value = cells[column].strip()
             if value:
                 ctx.add_property(revision, name, value, source, locator)
-    result.records = records.records
     return result
 
 
 def parse_theme_en(ctx: BuildContext, source: SourceFile) -> FileResult:
     """Add English titles and remarks to the themes of the Japanese file."""
     result = FileResult()
-    records = CsvRecords(ctx, source)
-    for locator, cells in records:
-        theme = _theme_cell(ctx, cells, source, locator, result)
-        if theme is None:
-            continue
-        sequence = ctx.integer(cells[1], IssueCode.SEQUENCE_INVALID, "sequence", source, locator)
-        if sequence is None:
-            continue
+    for locator, cells, theme, sequence in _theme_rows(ctx, source, result):
         known = ctx.state.theme_ja.get(theme)
         if known is None:
             ctx.log.error(
@@ -110,8 +126,5 @@ def parse_theme_en(ctx: BuildContext, source: SourceFile) -> FileResult:
                 source.path,
                 locator,
             )
-        ctx.add_text(revision, "en", "title", 1, cells[6], source=source, locator=locator)
-        if cells[7].strip():
-            ctx.add_text(revision, "en", "remarks", 1, cells[7], source=source, locator=locator)
-    result.records = records.records
+        _add_title(ctx, revision, "en", cells, source, locator)
     return result
