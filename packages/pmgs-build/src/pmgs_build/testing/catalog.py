@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["CSV_COLUMNS", "DATA_GROUPS", "NOT_TRANSLATED", "REAL_FILES", "REAL_ROWS"]
+__all__ = [
+    "CSV_COLUMNS",
+    "DATA_GROUPS",
+    "DOCUMENT_GROUPS",
+    "NOT_TRANSLATED",
+    "REAL_DOCUMENT_FILES",
+    "REAL_FILES",
+    "REAL_ROWS",
+]
 
 NOT_TRANSLATED: Final = "(Not Translated)"
 
@@ -123,3 +131,21 @@ REAL_FILES: Final[dict[str, int]] = {
 }
 """Files per group of the real release; reproduced at every scale except the F-term groups,
 which have one file per theme group and so fewer files when there are fewer than 41 themes."""
+
+DOCUMENT_GROUPS: Final = (
+    "FI/FI_KAISEI_DOC",
+    "FTERM/ADD_CODE",
+    "FTERM/ADD_CODE_E",
+    "IPC_KAISEI",
+    "REFERENCE/IPC_TEIGI",
+)
+"""The XML, HTML and PDF data groups, written only when documents are asked for."""
+
+REAL_DOCUMENT_FILES: Final[dict[str, int]] = {
+    "FI/FI_KAISEI_DOC": 639,
+    "FTERM/ADD_CODE": 2,
+    "FTERM/ADD_CODE_E": 2,
+    "IPC_KAISEI": 23,
+    "REFERENCE/IPC_TEIGI": 5_906,
+}
+"""Files per document group of the real release (``FI_KAISEI_DOC``: 638 XML + 1 XSL)."""
