@@ -87,7 +87,8 @@ def _agreeing(figure: str, wrong: list[str], detail: str) -> str:
 
 class Checks:
     """The checks of one open connection; each method returns its figure or raises
-    :class:`CheckFailed`."""
+    :class:`CheckFailed`. A check's method is named as the check is in the report (the FTS
+    checks, one per table, share :meth:`fts`), so the runner needs no second list of them."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -125,7 +126,7 @@ class Checks:
         pages = self._count("PRAGMA page_count")
         return f"0 problems in {_plural(pages, 'page')}"
 
-    def foreign_keys(self) -> str:
+    def foreign_key_check(self) -> str:
         rows = self.conn.execute("PRAGMA foreign_key_check").fetchall()
         if rows:
             tables = sorted({str(row[0]) for row in rows})
@@ -295,7 +296,7 @@ class Checks:
         _agreeing(figure, wrong, "files, bytes or records differ from the build report for ")
         return f"{figure}, 0 mismatches"
 
-    def ipc_validity(self) -> str:
+    def ipc_valid_revisions(self) -> str:
         reference = _scalar(self.conn, "SELECT reference_date FROM release")
         if reference is None:
             raise CheckFailed("no reference date", "the release row is missing")
@@ -315,7 +316,7 @@ class Checks:
             "a code has more than one revision valid at the reference date",
         )
 
-    def amended_to(self) -> str:
+    def amended_to_resolved(self) -> str:
         total, unresolved = self.conn.execute(
             "SELECT count(*), coalesce(sum("
             "fc.id IS NULL OR tc.id IS NULL "

@@ -9,7 +9,7 @@ tables: code tables, then texts and translations, then relations, then documents
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Final
 
@@ -30,12 +30,29 @@ from pmgs_build.adapters.ipc import EDITIONS, check_ipc_validity, ipc_parser
 from pmgs_build.adapters.ipc_definition import parse_ipc_definition, parse_ipc_definitions
 from pmgs_build.adapters.ipc_revision import parse_ipc_revision
 from pmgs_build.adapters.judge import parse_judge
+from pmgs_build.model import SourceFile
 from pmgs_core import IPC_EDITIONS
 
 __all__ = ["ADAPTERS", "Adapter", "BuildContext", "FileResult", "check_ipc_validity"]
 
 _CSV: Final = ".csv"
 _HTML: Final = ".html"
+
+
+def _ja_and_en(
+    name: str,
+    group: str,
+    phase: int,
+    suffix: str,
+    parser_for: Callable[[str], Callable[[BuildContext, SourceFile], FileResult]],
+) -> tuple[Adapter, Adapter]:
+    """The adapters of a group read alike in both languages: the Japanese files in
+    ``group`` at ``phase``, the English ones in ``group + "_E"`` right after them."""
+    return (
+        Adapter(f"{name}_ja", group, phase, suffix, parser_for("ja")),
+        Adapter(f"{name}_en", f"{group}_E", phase + 1, suffix, parser_for("en")),
+    )
+
 
 _LIST: Final = (
     Adapter("copyright", "COPYRGHT", 1, "", parse_copyright),
@@ -48,8 +65,7 @@ _LIST: Final = (
             sorted(EDITIONS.items(), key=lambda item: IPC_EDITIONS.index(item[1].edition))
         )
     ),
-    Adapter("fi_texts_ja", "FI/FI_TEXT", 20, _CSV, fi_text_parser("ja")),
-    Adapter("fi_texts_en", "FI/FI_TEXT_E", 21, _CSV, fi_text_parser("en")),
+    *_ja_and_en("fi_texts", "FI/FI_TEXT", 20, _CSV, fi_text_parser),
     Adapter("fterm_themes_en", "FTERM/THEME_E", 22, _CSV, parse_theme_en),
     Adapter("fterm_terms_en", "FTERM/FTERM_E", 23, _CSV, parse_fterm_en),
     Adapter("fi_themes", "FI/FI_THEME", 30, _CSV, parse_fi_theme),
@@ -64,23 +80,10 @@ _LIST: Final = (
     ),
     Adapter("fi_revision_links", "FI/FI_KAISEI_LINK", 33, _CSV, parse_fi_revision_link),
     Adapter("ipc_revisions", "IPC_KAISEI", 34, _HTML, parse_ipc_revision),
-    Adapter("fi_handbook_ja", "FI/FI_HB", 40, _CSV, fi_handbook_parser("ja")),
-    Adapter("fi_handbook_en", "FI/FI_HB_E", 41, _CSV, fi_handbook_parser("en")),
-    Adapter(
-        "fterm_explanations_ja", "FTERM/FTERM_KAISETSU", 42, _CSV, fterm_explanation_parser("ja")
-    ),
-    Adapter(
-        "fterm_explanations_en",
-        "FTERM/FTERM_KAISETSU_E",
-        43,
-        _CSV,
-        fterm_explanation_parser("en"),
-    ),
+    *_ja_and_en("fi_handbook", "FI/FI_HB", 40, _CSV, fi_handbook_parser),
+    *_ja_and_en("fterm_explanations", "FTERM/FTERM_KAISETSU", 42, _CSV, fterm_explanation_parser),
     Adapter("judge", "JUDGE", 44, _CSV, parse_judge),
-    Adapter("fterm_additional_codes_ja", "FTERM/ADD_CODE", 45, _HTML, additional_code_parser("ja")),
-    Adapter(
-        "fterm_additional_codes_en", "FTERM/ADD_CODE_E", 46, _HTML, additional_code_parser("en")
-    ),
+    *_ja_and_en("fterm_additional_codes", "FTERM/ADD_CODE", 45, _HTML, additional_code_parser),
     Adapter(
         "ipc_definitions",
         "REFERENCE/IPC_TEIGI",

@@ -54,34 +54,39 @@ def _old(edition: str, language: str = "ja") -> IpcLayout:
     )
 
 
+def _versioned(
+    edition: str,
+    columns: int,
+    *,
+    last_flag: int,
+    body: int,
+    valid_from: int | None = None,
+    valid_to: int | None = None,
+) -> IpcLayout:
+    """A versioned edition (8B, 8U): version, line, text type and level in columns 1-4, flags
+    in 5, 6 and ``last_flag`` (each named after its column); 8U adds its validity dates."""
+    return IpcLayout(
+        edition,
+        columns,
+        version=1,
+        line=2,
+        text_type=3,
+        level=4,
+        flags=tuple((column, f"flag_{column}") for column in (5, 6, last_flag)),
+        body=body,
+        valid_from=valid_from,
+        valid_to=valid_to,
+    )
+
+
 EDITIONS: Final[dict[str, IpcLayout]] = {
     "IPC/IPC4_TEXT": _old("4"),
     "IPC/IPC5_TEXT": _old("5"),
     "IPC/IPC6_TEXT": _old("6"),
     "IPC/IPC7_TEXT": _old("7"),
     "IPC/IPC7E_TEXT": _old("7E", "en"),
-    "IPC/IPC8B_TEXT": IpcLayout(
-        "8B",
-        9,
-        version=1,
-        line=2,
-        text_type=3,
-        level=4,
-        flags=((5, "flag_5"), (6, "flag_6"), (7, "flag_7")),
-        body=8,
-    ),
-    "IPC/IPC8U_TEXT": IpcLayout(
-        "8U",
-        11,
-        version=1,
-        line=2,
-        text_type=3,
-        level=4,
-        flags=((5, "flag_5"), (6, "flag_6"), (9, "flag_9")),
-        valid_from=7,
-        valid_to=8,
-        body=10,
-    ),
+    "IPC/IPC8B_TEXT": _versioned("8B", 9, last_flag=7, body=8),
+    "IPC/IPC8U_TEXT": _versioned("8U", 11, last_flag=9, body=10, valid_from=7, valid_to=8),
 }
 
 
