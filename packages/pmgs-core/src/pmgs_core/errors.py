@@ -53,29 +53,28 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = get_args(ErrorCode)
 
 ErrorCategory = Literal["input", "not_found", "unanswerable", "database"]
 
-ERROR_CATEGORIES: Final[Mapping[ErrorCode, ErrorCategory]] = MappingProxyType(
-    {
-        code: (
-            "database"
-            if code
-            in {
-                "DATABASE_NOT_FOUND",
-                "INVALID_POINTER",
-                "POINTER_MISMATCH",
-                "UNSUPPORTED_SCHEMA_VERSION",
-                "DATABASE_INVALID",
-                "DATABASE_ERROR",
-                "STORE_CLOSED",
-            }
-            else "not_found"
-            if code in {"RELEASE_NOT_FOUND", "DOCUMENT_NOT_FOUND", "DOCUMENT_SELECTOR_NOT_FOUND"}
-            else "unanswerable"
-            if code in {"MULTIPLE_ACTIVE_REVISIONS", "RESPONSE_TOO_LARGE"}
-            else "input"
-        )
-        for code in ERROR_CODES
-    }
+_CATEGORY_BOUNDS: Final[tuple[tuple[ErrorCode, ErrorCategory], ...]] = (
+    ("INVALID_SCHEME", "input"),
+    ("RELEASE_NOT_FOUND", "not_found"),
+    ("MULTIPLE_ACTIVE_REVISIONS", "unanswerable"),
+    ("DATABASE_NOT_FOUND", "database"),
 )
+"""Where each category's run of :data:`ErrorCode` starts: the Literal above is the one table
+of codes, grouped and commented by category, so the categories are read off its order
+instead of being listed a second time."""
+
+
+def _categories() -> dict[ErrorCode, ErrorCategory]:
+    starts = {ERROR_CODES.index(first): category for first, category in _CATEGORY_BOUNDS}
+    table: dict[ErrorCode, ErrorCategory] = {}
+    category: ErrorCategory = "input"
+    for index, code in enumerate(ERROR_CODES):
+        category = starts.get(index, category)
+        table[code] = category
+    return table
+
+
+ERROR_CATEGORIES: Final[Mapping[ErrorCode, ErrorCategory]] = MappingProxyType(_categories())
 """Which kind of failure each code is, so that interfaces (CLI exit codes, MCP error flags)
 derive their grouping from one place: ``input`` (the caller's argument is invalid; note
 ``INVALID_POINTER`` is a database problem despite its prefix), ``not_found`` (valid, but the

@@ -6,6 +6,7 @@ and copied out; the lists are paged in package (id) order with exact index count
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 from pmgs_core.errors import PMGSQueryError
@@ -113,22 +114,14 @@ class CatalogMixin(StoreConnection):
                 }
                 for row in rows
             ]
-            has_more, next_offset = page_fields(total, checked_limit, checked_offset, len(items))
-            return {
+            page = {
                 "record_type": "document_list_page",
                 "kind": kinds[0] if kinds else None,
-                "release": self._release_ref(),
-                "items": items,
-                "count": len(items),
-                "total_count": total,
-                "limit": checked_limit,
-                "offset": checked_offset,
-                "has_more": has_more,
-                "next_offset": next_offset,
-                "attribution": self._attribution,
+                **self._list_page(items, total, checked_limit, checked_offset),
                 "content_role": CONTENT_ROLE,
                 "notice": EVIDENCE_NOTICE,
             }
+            return cast(DocumentListPage, page)
 
         return self._locked(run)
 
@@ -172,22 +165,32 @@ class CatalogMixin(StoreConnection):
                 }
                 for row in rows
             ]
-            has_more, next_offset = page_fields(total, checked_limit, checked_offset, len(items))
-            return {
+            page = {
                 "record_type": "quarantine_page",
                 "data_group": data_group,
-                "release": self._release_ref(),
-                "items": items,
-                "count": len(items),
-                "total_count": total,
-                "limit": checked_limit,
-                "offset": checked_offset,
-                "has_more": has_more,
-                "next_offset": next_offset,
-                "attribution": self._attribution,
+                **self._list_page(items, total, checked_limit, checked_offset),
             }
+            return cast(QuarantinePage, page)
 
         return self._locked(run)
+
+    def _list_page(
+        self, items: Sequence[object], total: int, limit: int, offset: int
+    ) -> dict[str, object]:
+        """The fields every browse list shares, in record order: the release, the items,
+        the exact total and the paging that follows from it."""
+        has_more, next_offset = page_fields(total, limit, offset, len(items))
+        return {
+            "release": self._release_ref(),
+            "items": items,
+            "count": len(items),
+            "total_count": total,
+            "limit": limit,
+            "offset": offset,
+            "has_more": has_more,
+            "next_offset": next_offset,
+            "attribution": self._attribution,
+        }
 
     def _count_documents(self, kind: str | None) -> int:
         if kind is None:
