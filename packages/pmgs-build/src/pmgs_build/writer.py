@@ -181,6 +181,18 @@ class ConceptRegistry:
             self._canonical.extend(bytes(missing))
             self._base_revision.extend(array("q", bytes(8 * missing)))
 
+    def _id_of(self, scheme: str, edition: str, code: str) -> tuple[int, bool]:
+        """(concept id, whether it is new) of a code: a code met for the first time gets its
+        id at once, whether a table defines it now or it is only referred to."""
+        scope = self._ids.setdefault((scheme, edition), {})
+        concept_id = scope.get(code)
+        if concept_id is not None:
+            return concept_id, False
+        concept_id = self._loader.new_id("concept")
+        scope[code] = concept_id
+        self._grow(concept_id)
+        return concept_id, True
+
     def lookup(self, scheme: str, edition: str, code: str) -> int | None:
         """The id of a known (defined or reserved) concept, else None."""
         return self._ids.get((scheme, edition), {}).get(code)
@@ -207,16 +219,11 @@ class ConceptRegistry:
         locator: str,
     ) -> int | None:
         """Insert a canonical concept and return its id; None if it is already defined."""
-        scope = self._ids.setdefault((scheme, edition), {})
-        concept_id = scope.get(code)
-        if concept_id is not None:
+        concept_id, new = self._id_of(scheme, edition, code)
+        if not new:
             if self.is_canonical(concept_id):
                 return None
             del self._reserved[concept_id]
-        else:
-            concept_id = self._loader.new_id("concept")
-            scope[code] = concept_id
-        self._grow(concept_id)
         self._canonical[concept_id] = 1
         self._loader.add(
             "concept",
@@ -235,12 +242,8 @@ class ConceptRegistry:
         locator: str,
     ) -> int:
         """The id of a concept, reserving one (to become reference-only) if it is unknown."""
-        scope = self._ids.setdefault((scheme, edition), {})
-        concept_id = scope.get(code)
-        if concept_id is None:
-            concept_id = self._loader.new_id("concept")
-            scope[code] = concept_id
-            self._grow(concept_id)
+        concept_id, new = self._id_of(scheme, edition, code)
+        if new:
             self._reserved[concept_id] = Reservation(
                 scheme, edition, code, kind, source_file_id, locator
             )
