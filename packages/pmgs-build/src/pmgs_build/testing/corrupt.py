@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Final
@@ -111,12 +112,74 @@ def _write(path: Path, bom: bool, rows: list[list[str]]) -> None:
     path.write_text((_BOM if bom else "") + buffer.getvalue(), encoding="utf-8", newline="")
 
 
-def _edit_first(package: Path, group: str, column: int, value: str) -> Path:
+Rows = list[list[str]]
+Picker = Callable[[Rows], list[str]]
+
+
+def _where(condition: Callable[[list[str]], bool]) -> Picker:
+    """The first record meeting ``condition``."""
+    return lambda rows: next(r for r in rows if condition(r))
+
+
+_FIRST: Final = _where(lambda _: True)
+_FTERM_TERM: Final = _where(lambda r: r[0].strip()[-2:] != "00")
+
+
+def _last_theme(rows: Rows) -> list[str]:
+    """The last theme row: the generator never gives it a mismatch of its own... unless it
+    did, so the edit adds 1000 to make it differ whatever it was."""
+    return next(r for r in reversed(rows) if len(r[0]) == 5)
+
+
+_CELL_EDITS: Final[dict[str, tuple[str, Picker, int, Callable[[str], str]]]] = {
+    "ipc_line_sequence_not_integer": ("IPC/IPC8U_TEXT", _FIRST, 2, lambda _: "1a"),
+    "ipc_line_sequence_not_positive": ("IPC/IPC8U_TEXT", _FIRST, 2, lambda _: "0"),
+    "fterm_e_unknown_code": (
+        "FTERM/FTERM_E",
+        _FTERM_TERM,
+        0,
+        lambda cell: (cell.strip()[:5] + "ZZ98").ljust(10),
+    ),
+    "fterm_e_sequence_mismatch": ("FTERM/FTERM_E", _FTERM_TERM, 1, lambda c: str(int(c) + 1000)),
+    "fterm_e_depth_mismatch": ("FTERM/FTERM_E", _FTERM_TERM, 2, lambda c: str(int(c) + 2)),
+    "theme_sequence_mismatch": ("FTERM/THEME_E", _last_theme, 1, lambda c: str(int(c) + 1000)),
+    "fi_text_unknown_code": (
+        "FI/FI_TEXT",
+        _where(lambda r: len(r[0].strip()) > 4),
+        0,
+        lambda cell: cell[:4] + "8999/    00    ",
+    ),
+    "bad_fi_code": (
+        "FI/FI",
+        _where(lambda r: r[0][8:9] == "/"),
+        0,
+        lambda cell: cell[:9] + "  04X8    ",
+    ),
+    "bad_theme_in_fi_theme": ("FI/FI_THEME", _FIRST, 3, lambda _: "08X"),
+    "bad_concordance_marker": ("CONCORDANCE", _FIRST, 0, lambda _: "9"),
+}
+"""Damages that change one cell of one record: (group, which record, column, new value)."""
+
+
+def _edit_rows(package: Path, group: str, edit: Callable[[Rows], None]) -> Path:
+    """Rewrite the records of the group's first file in place, keeping its BOM or none."""
     path = _first_file(package, group)
     bom, rows = _read(path)
-    rows[0][column] = value
+    edit(rows)
     _write(path, bom, rows)
     return path
+
+
+def _drop_last_cell(rows: Rows) -> None:
+    rows[0] = rows[0][:-1]
+
+
+def _several_valid(rows: Rows) -> None:
+    row = next(r for r in rows if r[8] == "99991231")
+    twin = list(row)
+    twin[1] = "(2011.01)" if row[1] != "(2011.01)" else "(2012.01)"
+    twin[7] = "20110101"
+    rows.append(twin)
 
 
 def corrupt(package_path: Path, kind: str, *, group: str | None = None) -> Path:
@@ -138,12 +201,18 @@ def corrupt(package_path: Path, kind: str, *, group: str | None = None) -> Path:
     if group is not None and kind not in _DEFAULT_GROUP:
         raise ValueError(f"corruption {kind!r} does not take a group")
     target_group = group or _DEFAULT_GROUP.get(kind, "")
+    if kind in _CELL_EDITS:
+        cell_group, pick, column, value = _CELL_EDITS[kind]
+
+        def edit_cell(rows: Rows) -> None:
+            row = pick(rows)
+            row[column] = value(row[column])
+
+        return _edit_rows(package, cell_group, edit_cell)
     if kind == "wrong_column_count":
-        path = _first_file(package, target_group)
-        bom, rows = _read(path)
-        rows[0] = rows[0][:-1]
-        _write(path, bom, rows)
-        return path
+        return _edit_rows(package, target_group, _drop_last_cell)
+    if kind == "ipc_several_valid":
+        return _edit_rows(package, "IPC/IPC8U_TEXT", _several_valid)
     if kind == "shift_jis":
         path = _first_file(package, target_group)
         text = path.read_text(encoding="utf-8").removeprefix(_BOM)
@@ -151,59 +220,6 @@ def corrupt(package_path: Path, kind: str, *, group: str | None = None) -> Path:
             raise ValueError(f"{target_group} holds no Japanese text; Shift_JIS would not differ")
         path.write_bytes(text.encode("cp932"))
         return path
-    if kind in {"ipc_line_sequence_not_integer", "ipc_line_sequence_not_positive"}:
-        value = "1a" if kind == "ipc_line_sequence_not_integer" else "0"
-        return _edit_first(package, "IPC/IPC8U_TEXT", 2, value)
-    if kind == "ipc_several_valid":
-        path = _first_file(package, "IPC/IPC8U_TEXT")
-        bom, rows = _read(path)
-        row = next(r for r in rows if r[8] == "99991231")
-        twin = list(row)
-        twin[1] = "(2011.01)" if row[1] != "(2011.01)" else "(2012.01)"
-        twin[7] = "20110101"
-        rows.append(twin)
-        _write(path, bom, rows)
-        return path
-    if kind in {"fterm_e_unknown_code", "fterm_e_sequence_mismatch", "fterm_e_depth_mismatch"}:
-        path = _first_file(package, "FTERM/FTERM_E")
-        bom, rows = _read(path)
-        index = next(i for i, r in enumerate(rows) if r[0].strip()[-2:] != "00")
-        row = rows[index]
-        if kind == "fterm_e_unknown_code":
-            row[0] = (row[0].strip()[:5] + "ZZ98").ljust(10)
-        elif kind == "fterm_e_sequence_mismatch":
-            row[1] = str(int(row[1]) + 1000)
-        else:
-            row[2] = str(int(row[2]) + 2)
-        _write(path, bom, rows)
-        return path
-    if kind == "theme_sequence_mismatch":
-        path = _first_file(package, "FTERM/THEME_E")
-        bom, rows = _read(path)
-        # The last theme row: the generator never gives it a mismatch of its own... unless it
-        # did, so add 1000 to make it differ whatever it was.
-        row = next(r for r in reversed(rows) if len(r[0]) == 5)
-        row[1] = str(int(row[1]) + 1000)
-        _write(path, bom, rows)
-        return path
-    if kind == "fi_text_unknown_code":
-        path = _first_file(package, "FI/FI_TEXT")
-        bom, rows = _read(path)
-        row = next(r for r in rows if len(r[0].strip()) > 4)
-        row[0] = row[0][:4] + "8999/    00    "
-        _write(path, bom, rows)
-        return path
-    if kind == "bad_fi_code":
-        path = _first_file(package, "FI/FI")
-        bom, rows = _read(path)
-        row = next(r for r in rows if r[0][8:9] == "/")
-        row[0] = row[0][:9] + "  04X8    "
-        _write(path, bom, rows)
-        return path
-    if kind == "bad_theme_in_fi_theme":
-        return _edit_first(package, "FI/FI_THEME", 3, "08X")
-    if kind == "bad_concordance_marker":
-        return _edit_first(package, "CONCORDANCE", 0, "9")
     if kind == "two_reference_dates":
         path = _first_file(package, "FI/FI")
         stem, token = path.stem.rsplit("_", 1)
