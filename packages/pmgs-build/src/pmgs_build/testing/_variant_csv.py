@@ -19,96 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
+from pmgs_build.testing._variant_headers import header_words
+
 Quoting = Literal[0, 1, 2, 3]
 """A :mod:`csv` quoting constant (what typeshed accepts for ``quoting=``)."""
 
 BOM: Final = "\ufeff"
 CRLF: Final = "\r\n"
-
-# Header words per CSV data group (Japanese, English), one per column of the format.
-HEADERS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
-    "CONCORDANCE": (
-        ("変換元種別", "変換元分類", "変換先種別", "変換先分類"),
-        ("From scheme", "From code", "To scheme", "To code"),
-    ),
-    "FI/FI": (
-        ("FI", "表示順", "マーク", "状態", "階層"),
-        ("FI", "Sequence", "Marker", "Status", "Level"),
-    ),
-    "FI/FI_TEXT": (
-        ("FI", "行番号", "テキスト種別", "フラグ1", "フラグ2", "フラグ3", "タイトル"),
-        ("FI", "Line", "Text type", "Flag 1", "Flag 2", "Flag 3", "Title"),
-    ),
-    "FI/FI_HB": (
-        ("FI", "行番号", "テキスト種別", "フラグ", "ハンドブック"),
-        ("FI", "Sequence", "Text type", "Flag", "Handbook text"),
-    ),
-    "FI/FI_THEME": (
-        ("FI", "表示順", "テーマグループ", "テーマ番号", "フラグ"),
-        ("FI", "Sequence", "Theme group", "Theme number", "Flag"),
-    ),
-    "FI/FI_KAISEI_LINK": (("FI", "改正情報"), ("FI", "Revision")),
-    "FTERM/THEME": (
-        (
-            "テーマコード",
-            "表示順",
-            "テーマグループ",
-            "フラグ",
-            "ソート番号",
-            "FI範囲",
-            "テーマ名",
-            "備考",
-        ),
-        (
-            "Theme code",
-            "Sequence",
-            "Theme group",
-            "Flag",
-            "Sort",
-            "FI coverage",
-            "Title",
-            "Remarks",
-        ),
-    ),
-    "FTERM/FTERM": (
-        ("Fターム", "表示順", "ドット数", "タイトル", "FI範囲"),
-        ("F-term", "Sequence", "Depth", "Label", "FI coverage"),
-    ),
-    "FTERM/FTERM_KAISETSU": (
-        ("コード", "表示順", "テキスト種別", "解説"),
-        ("Code", "Sequence", "Text type", "Explanation"),
-    ),
-    "IPC/IPC_OLD": (
-        ("IPC", "行番号", "テキスト種別", "階層", "フラグ", "タイトル"),
-        ("IPC", "Line", "Text type", "Level", "Flag", "Title"),
-    ),
-    "IPC/IPC8B_TEXT": (
-        (
-            "IPC",
-            "版",
-            "行番号",
-            "テキスト種別",
-            "階層",
-            "フラグ1",
-            "フラグ2",
-            "フラグ3",
-            "タイトル",
-        ),
-        ("IPC", "Version", "Line", "Text type", "Level", "Flag 1", "Flag 2", "Flag 3", "Title"),
-    ),
-    "IPC/IPC8U_TEXT": (
-        ("IPC", "版", "行番号", "種別", "階層", "F1", "F2", "開始日", "終了日", "F3", "タイトル"),
-        ("IPC", "Version", "Line", "Type", "Level", "F1", "F2", "From", "To", "F3", "Title"),
-    ),
-    "JUDGE": (("区分", "名称"), ("Key", "Label")),
-}
-
-
-def _header_key(group: str) -> str:
-    """The :data:`HEADERS` key of a data group: ``_E`` groups share the Japanese columns."""
-    if group.startswith("IPC/IPC") and group[7] in "4567":
-        return "IPC/IPC_OLD"
-    return group.removesuffix("_E")
 
 
 @dataclass
@@ -210,21 +127,27 @@ def compact(cell: str) -> str:
     )
 
 
-def wipo(cell: str) -> str:
+def _respell_groups(spell: Callable[[str, str, str], str]) -> Callable[[str], str]:
+    """A cell edit that respells IPC group cells from (subclass, main group, subgroup) and
+    leaves every other row (sections to subclasses, facets) as it is."""
+
+    def respell(cell: str) -> str:
+        parts = _group_parts(cell)
+        return cell if parts is None else spell(*parts[:3])
+
+    respell.__doc__ = spell.__doc__
+    return respell
+
+
+@_respell_groups
+def wipo(head: str, main: str, sub: str) -> str:
     """The WIPO 14-character symbol of an IPC group (``G06F0003048000``); other rows as is."""
-    parts = _group_parts(cell)
-    if parts is None:
-        return cell
-    head, main, sub, _, _ = parts
     return f"{head}{main:0>4}{sub:0<6}"
 
 
-def left_aligned(cell: str) -> str:
+@_respell_groups
+def left_aligned(head: str, main: str, sub: str) -> str:
     """An IPC group with its subgroup left-aligned in the same 6 characters (``3/048   ``)."""
-    parts = _group_parts(cell)
-    if parts is None:
-        return cell
-    head, main, sub, _, _ = parts
     return f"{head}{main:>4}/{sub:<6}"
 
 
@@ -296,7 +219,7 @@ def add_header_rows(root: Path, english: bool) -> list[Path]:
     changed = []
     for path in csv_files(root):
         table = read_csv(path)
-        header = list(HEADERS[_header_key(group_of(root, path))][english])
+        header = list(header_words(group_of(root, path), english=english))
         widths = Counter(len(row) for row in table.rows).most_common(1)
         quirks = path.parent.name in {"FTERM_E", "FI_KAISEI_LINK"}  # unquoted-comma rows
         if widths and widths[0][0] != len(header) and not quirks:

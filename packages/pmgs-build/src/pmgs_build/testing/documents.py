@@ -27,14 +27,13 @@ documents on leaves every CSV byte-identical.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
 from typing import Final
 
 from pmgs_build.testing._output import Output
 from pmgs_build.testing.catalog import DOCUMENT_GROUPS, REAL_DOCUMENT_FILES
+from pmgs_build.testing.plan import Plan, subclasses_for
 from pmgs_build.testing.writers.additional_code import (
     ADD_CODE_HEADER,
     ADD_CODE_HEADER_E,
@@ -103,53 +102,27 @@ class DocumentCounts:
 class DocumentWriter:
     """Writes the document groups of one package and tallies them.
 
-    ``rng`` makes a random stream for a purpose name (the plan's seeded factory). The CSV
+    Random streams come from the plan, named after the file or code they concern. The CSV
     writer calls :meth:`fi_subclass` once per FI subclass and :meth:`ipc_code` once per IPC
     code, in tree order, and :meth:`finish` at the end.
     """
 
-    def __init__(
-        self,
-        out: Output,
-        rng: Callable[[str], random.Random],
-        *,
-        seed: int,
-        scale: float,
-        with_quirks: bool,
-        compact: bool,
-        reference_date: date,
-        subclasses: int,
-        themes: Sequence[str],
-        cp932_subclass: str,
-    ) -> None:
+    def __init__(self, out: Output, plan: Plan, *, cp932_subclass: str) -> None:
         self.out = out
-        self._rng = rng
-        self.scale = scale
-        self.with_quirks = with_quirks
-        self.compact = compact
-        self.themes = list(themes)
+        self.plan = plan
         self.examples: dict[str, str] = {}
         self.recovery_files: list[str] = []
         self.additional_code_rows = dict.fromkeys(("FTERM/ADD_CODE", "FTERM/ADD_CODE_E"), 0)
+        subclasses = sum(subclasses_for(budget) for budget in plan.section_budget.values())
         self.fi_revisions = FiRevisions(
             out,
-            rng,
-            compact=compact,
-            reference_date=reference_date,
-            infor_mean=max(4.0, _REAL_INFOR * scale / max(1, subclasses)),
-            cp932_subclass=cp932_subclass if with_quirks else "",
-            examples=self.examples,
+            plan,
+            self.examples,
+            infor_mean=max(4.0, _REAL_INFOR * plan.scale / max(1, subclasses)),
+            cp932_subclass=cp932_subclass if plan.with_quirks else "",
         )
         self.ipc_revisions = IpcRevisions(self.examples)
-        self.definitions = IpcDefinitions(
-            out,
-            rng,
-            seed=seed,
-            scale=scale,
-            with_quirks=with_quirks,
-            compact=compact,
-            examples=self.examples,
-        )
+        self.definitions = IpcDefinitions(out, plan, self.examples)
 
     def fi_subclass(
         self,
@@ -171,21 +144,9 @@ class DocumentWriter:
     def finish(self) -> None:
         """Write what needs the whole pass: stylesheet, IPC revision tables, additional codes."""
         self.fi_revisions.stylesheet()
-        self.ipc_revisions.write(
-            self.out,
-            scale=self.scale,
-            compact=self.compact,
-            with_quirks=self.with_quirks,
-            recovery_files=self.recovery_files,
-        )
+        self.ipc_revisions.write(self.out, self.plan, self.recovery_files)
         self.additional_code_rows = write_additional_codes(
-            self.out,
-            self._rng("add_code"),
-            self.themes,
-            compact=self.compact,
-            with_quirks=self.with_quirks,
-            examples=self.examples,
-            recovery_files=self.recovery_files,
+            self.out, self.plan, self.examples, self.recovery_files
         )
 
     def counts(self) -> DocumentCounts:

@@ -47,7 +47,7 @@ from pmgs_build.testing.catalog import (
 )
 from pmgs_build.testing.documents import DOCUMENT_GROUPS, DocumentWriter
 from pmgs_build.testing.expected import ExpectedCounts, GeneratedPackage
-from pmgs_build.testing.plan import Plan, subclasses_for
+from pmgs_build.testing.plan import Plan
 from pmgs_build.testing.tree import iter_tree
 from pmgs_build.testing.writers._context import Context
 from pmgs_build.testing.writers.classification import write_classification
@@ -174,16 +174,4 @@ def _document_writer(out: Output, plan: Plan) -> DocumentWriter:
     """
     b_subclasses = [b.code.canonical for b in iter_tree(plan, "B") if b.code.kind == "subclass"]
     cp932 = "B60T" if "B60T" in b_subclasses else b_subclasses[0]
-    subclasses = sum(subclasses_for(budget) for budget in plan.section_budget.values())
-    return DocumentWriter(
-        out,
-        plan.rng,
-        seed=plan.seed,
-        scale=plan.scale,
-        with_quirks=plan.with_quirks,
-        compact=plan.compact,
-        reference_date=plan.reference_date,
-        subclasses=subclasses,
-        themes=[theme.code for theme in plan.themes],
-        cp932_subclass=cp932,
-    )
+    return DocumentWriter(out, plan, cp932_subclass=cp932)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from typing import Final
 
 from pmgs_build.testing._output import Output
+from pmgs_build.testing.plan import Plan
 from pmgs_build.testing.vocabulary import SYNTHETIC_MARK_EN, SYNTHETIC_MARK_JA, TextMaker
 from pmgs_build.testing.writers.html_table import html_page, needs_recovery
 
@@ -21,16 +20,12 @@ _LANGUAGES: Final = (
 
 
 def write_additional_codes(
-    out: Output,
-    rng: random.Random,
-    themes: Sequence[str],
-    *,
-    compact: bool,
-    with_quirks: bool,
-    examples: dict[str, str],
-    recovery_files: list[str],
+    out: Output, plan: Plan, examples: dict[str, str], recovery_files: list[str]
 ) -> dict[str, int]:
     """Write the ADD_CODE file pairs (themes split between them); return data rows per group."""
+    rng = plan.rng("add_code")
+    themes = [theme.code for theme in plan.themes]
+    compact = plan.compact
     files = 1 if compact else 2
     written = dict.fromkeys((group for group, *_ in _LANGUAGES), 0)
     for index in range(files):
@@ -45,7 +40,7 @@ def write_additional_codes(
                 rows.append((theme, f"Z{chr(65 + position % 26)}{number:02d}", ja, en))
         for group, stem, header, language in _LANGUAGES:
             name = f"{stem}_{index + 1}.html"
-            recovery = needs_recovery(with_quirks, group, index, files)
+            recovery = needs_recovery(plan.with_quirks, group, index, files)
             cells = [(r[0], r[1], r[2] if language == "ja" else r[3]) for r in rows]
             page = html_page(
                 charset_meta='<meta charset="UTF-8">',

@@ -8,12 +8,12 @@ CP932 succeeds. Some ``<FI>`` codes exist only here (deleted codes: reference-on
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from datetime import date
+from collections.abc import Sequence
 from html import escape
 from typing import Final
 
 from pmgs_build.testing._output import LINE_END, Output
+from pmgs_build.testing.plan import Plan
 from pmgs_build.testing.tree import as_fi
 from pmgs_build.testing.vocabulary import SYNTHETIC_MARK_JA, TextMaker
 from pmgs_core import ClassificationCode
@@ -55,18 +55,15 @@ class FiRevisions:
     def __init__(
         self,
         out: Output,
-        rng: Callable[[str], random.Random],
+        plan: Plan,
+        examples: dict[str, str],
         *,
-        compact: bool,
-        reference_date: date,
         infor_mean: float,
         cp932_subclass: str,
-        examples: dict[str, str],
     ) -> None:
         self._out = out
-        self._rng = rng
-        self._compact = compact
-        self._last_year = reference_date.year - 1
+        self._plan = plan
+        self._last_year = plan.reference_date.year - 1
         self._infor_mean = infor_mean
         self._cp932_subclass = cp932_subclass
         self._examples = examples
@@ -84,7 +81,7 @@ class FiRevisions:
     ) -> list[_Entry]:
         """Links and the forced code changed, about a fifth deleted, the rest changed or new."""
         groups = [c for c in fi_codes if c.development_code is None and c.file_symbol is None]
-        count = 3 if self._compact else max(4, round(self._infor_mean * rng.uniform(0.5, 1.5)))
+        count = 3 if self._plan.compact else max(4, round(self._infor_mean * rng.uniform(0.5, 1.5)))
         count = max(count, len(links) + 2)
         entries: list[_Entry] = [("chg", link, None) for link in links]
         entries.extend(("chg", c, None) for c in fi_codes if c.canonical == _FORCED_REVISED_FI)
@@ -114,7 +111,7 @@ class FiRevisions:
         so the links always point at a document that mentions their code.
         """
         name = subclass.canonical
-        rng = self._rng(f"kaisei:{name}")
+        rng = self._plan.rng(f"kaisei:{name}")
         maker = TextMaker(rng)
         examples = self._examples
         dated = [

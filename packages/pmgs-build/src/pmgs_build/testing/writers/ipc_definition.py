@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 import random
 import zlib
-from collections.abc import Callable
 from typing import Final
 
 from pmgs_build.testing._output import Output
 from pmgs_build.testing._pdf import LINE_CHARS, ipc_pdf_name, pdf_document
+from pmgs_build.testing.plan import Plan
 from pmgs_build.testing.vocabulary import TextMaker
 from pmgs_core import ClassificationCode, ipc_code_from_pdf_name
 
@@ -44,52 +44,56 @@ def _lines(chunk: str) -> list[str]:
 class IpcDefinitions:
     """The definition PDFs of a package and their page tallies."""
 
-    def __init__(
-        self,
-        out: Output,
-        rng: Callable[[str], random.Random],
-        *,
-        seed: int,
-        scale: float,
-        with_quirks: bool,
-        compact: bool,
-        examples: dict[str, str],
-    ) -> None:
+    def __init__(self, out: Output, plan: Plan, examples: dict[str, str]) -> None:
         self._out = out
-        self._rng = rng
-        self._seed = seed
-        self._scale = scale
-        self._with_quirks = with_quirks
-        self._compact = compact
+        self._plan = plan
         self._examples = examples
-        self.files = 0
-        self.pages = 0
-        self.empty_pages = 0
-        self.chars = 0
         self.page_chars: dict[str, tuple[int, ...]] = {}
+        """Characters per page of every PDF written (0: a page without text); the tallies
+        below are derived from it, so they cannot disagree with it."""
         self._group_pdfs = 0
         self._quota_empties = 0
         self._empty_rate = 0.0
-        if with_quirks and not compact:
-            expected_files = 5_906 * scale
-            self._empty_rate = max(0.0, (_REAL_PDF_EMPTY_PAGES * scale - 2) / expected_files)
-        self._forced = set(_FORCED_PDFS if compact else _FORCED_PDFS + _FORCED_PDFS_FULL)
+        if plan.with_quirks and not plan.compact:
+            expected_files = 5_906 * plan.scale
+            self._empty_rate = max(0.0, (_REAL_PDF_EMPTY_PAGES * plan.scale - 2) / expected_files)
+        self._forced = set(_FORCED_PDFS if plan.compact else _FORCED_PDFS + _FORCED_PDFS_FULL)
+
+    @property
+    def files(self) -> int:
+        """PDFs written."""
+        return len(self.page_chars)
+
+    @property
+    def pages(self) -> int:
+        """Pages of all PDFs, with and without text."""
+        return sum(map(len, self.page_chars.values()))
+
+    @property
+    def empty_pages(self) -> int:
+        """Pages without text."""
+        return sum(chars.count(0) for chars in self.page_chars.values())
+
+    @property
+    def chars(self) -> int:
+        """Non-whitespace characters of all pages."""
+        return sum(map(sum, self.page_chars.values()))
 
     def wants(self, code: ClassificationCode) -> bool:
         """Whether ``code`` gets a PDF: the forced codes, else a seeded hash at the real rate."""
         if code.canonical in self._forced:
             return True
-        if self._compact or code.kind not in {"subclass", "main_group", "subgroup"}:
+        if self._plan.compact or code.kind not in {"subclass", "main_group", "subgroup"}:
             return False
-        draw = zlib.crc32(f"{self._seed}:teigi:{code.canonical}".encode()) % 100_000
+        draw = zlib.crc32(f"{self._plan.seed}:teigi:{code.canonical}".encode()) % 100_000
         return draw < _PDF_RATE * 100_000
 
     def _text(self, rng: random.Random, code: ClassificationCode, version: str) -> str:
         """The definition text (no white space: pdfium's extraction then gives it back)."""
         maker = TextMaker(rng)
-        if self._compact:
+        if self._plan.compact:
             target = 420 if code.kind == "subclass" else 150
-        elif self._scale >= 0.5 and self.files == 100:
+        elif self._plan.scale >= 0.5 and self.files == 100:
             target = _PDF_MAX_CHARS  # the largest real file, present at full scale
         else:
             target = _PDF_MIN_CHARS + round(rng.lognormvariate(math.log(165), 1.1))
@@ -109,7 +113,7 @@ class IpcDefinitions:
 
     def _empty_at(self, rng: random.Random, code: ClassificationCode, pages: int) -> int | None:
         """Where a page without text goes, if this file gets one (only with quirks)."""
-        if not self._with_quirks:
+        if not self._plan.with_quirks:
             return None
         if code.canonical == "G06F":
             return 1
@@ -124,10 +128,10 @@ class IpcDefinitions:
 
     def write(self, code: ClassificationCode, version: str) -> None:
         """The PDF of ``code`` at its current (or last) IPC 8 ``version``."""
-        rng = self._rng(f"teigi:{code.canonical}")
+        rng = self._plan.rng(f"teigi:{code.canonical}")
         text = self._text(rng, code, version)
         pages: list[list[str]] = []
-        cap_range = (200, 300) if self._compact else (300, 1000)
+        cap_range = (200, 300) if self._plan.compact else (300, 1000)
         position = 0
         while position < len(text):
             cap = rng.randint(*cap_range)
@@ -150,10 +154,6 @@ class IpcDefinitions:
         self._out.write_bytes("REFERENCE/IPC_TEIGI", name, data, rows=len(pages))
         chars = tuple(sum(map(len, page)) for page in pages)
         self.page_chars[name] = chars
-        self.files += 1
-        self.pages += len(pages)
-        self.empty_pages += chars.count(0)
-        self.chars += sum(chars)
         if code.canonical == "G06F3/048":
             self._examples["ipc_definition_pdf"] = f"REFERENCE/IPC_TEIGI/{name}"
             self._examples["ipc_definition_code"] = code.canonical

@@ -11,6 +11,7 @@ from typing import Final, NamedTuple
 
 from pmgs_build.testing._output import Output
 from pmgs_build.testing.catalog import REAL_DOCUMENT_FILES
+from pmgs_build.testing.plan import Plan
 from pmgs_build.testing.vocabulary import SYNTHETIC_MARK_JA
 from pmgs_build.testing.writers.html_table import html_page, needs_recovery
 from pmgs_core import ClassificationCode
@@ -87,18 +88,12 @@ class IpcRevisions:
                 f"{old.canonical} ({old_version}) -> {new.canonical} ({new_version})"
             )
 
-    def write(
-        self,
-        out: Output,
-        *,
-        scale: float,
-        compact: bool,
-        with_quirks: bool,
-        recovery_files: list[str],
-    ) -> None:
+    def write(self, out: Output, plan: Plan, recovery_files: list[str]) -> None:
         """The tables: the edges sorted by change date, split over the scaled file count."""
         edges = sorted(self.edges, key=lambda edge: edge.key)
-        wanted = 1 if compact else max(2, round(REAL_DOCUMENT_FILES["IPC_KAISEI"] * scale))
+        wanted = (
+            1 if plan.compact else max(2, round(REAL_DOCUMENT_FILES["IPC_KAISEI"] * plan.scale))
+        )
         files = max(1, min(wanted, len(edges)))
         meta = '<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">'
         for index in range(files):
@@ -107,7 +102,7 @@ class IpcRevisions:
                 (_ipc_cell(e.old), e.old_version, _ipc_cell(e.new), e.new_version) for e in chunk
             ]
             name = f"ipc_kaisei_{index + 1:02d}.html"
-            recovery = needs_recovery(with_quirks, "IPC_KAISEI", index, files)
+            recovery = needs_recovery(plan.with_quirks, "IPC_KAISEI", index, files)
             page = html_page(
                 charset_meta=meta,
                 title="IPC改正対照表（合成データ）",
