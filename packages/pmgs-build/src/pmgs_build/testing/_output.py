@@ -12,7 +12,6 @@ import zlib
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import TextIO
 
 __all__ = ["CsvFile", "Output"]
@@ -57,12 +56,7 @@ class CsvFile:
     def __enter__(self) -> CsvFile:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
 
