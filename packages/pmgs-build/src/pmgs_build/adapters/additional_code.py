@@ -16,11 +16,10 @@ kept per row so that the ja and en documents stay row for row alike.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import PurePosixPath
 from typing import Final
 
-from pmgs_build.adapters.base import BuildContext, FileResult
-from pmgs_build.adapters.html_table import TableLayout, read_html_table
+from pmgs_build.adapters.base import BuildContext, DocumentState, FileResult
+from pmgs_build.adapters.html_table import TableLayout, TableRow, read_table_document
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
 from pmgs_core import InvalidCodeError, parse_code
@@ -60,25 +59,17 @@ def _theme(text: str) -> str | None:
 
 def additional_code_parser(language: str) -> Callable[[BuildContext, SourceFile], FileResult]:
     """The parser of ``FTERM/ADD_CODE`` (ja) or ``FTERM/ADD_CODE_E`` (en)."""
-    title = _TITLES[language]
+    document = (
+        f"fterm_additional_code:{language}:{{stem}}",
+        "fterm_additional_code",
+        language,
+        _TITLES[language],
+    )
     layout = TableLayout(_KNOWN_HEADERS, 3, 2, lambda cell: _theme(cell) is not None)
 
     def parse(ctx: BuildContext, source: SourceFile) -> FileResult:
-        table = read_html_table(ctx, source, layout)
-        if table is None:
-            return FileResult()
-        stem = PurePosixPath(source.path).stem
-        document = ctx.document(
-            f"fterm_additional_code:{language}:{stem}",
-            "fterm_additional_code",
-            language,
-            title.format(stem=stem),
-            source=source,
-            locator="table-row:1",
-        )
-        for row in table.rows:
+        def read_row(document: DocumentState, row: TableRow) -> None:
             locator = row.locator
-            ctx.log.current_raw = list(row.cells)
             theme_cell, code, description = (*row.cells, "")[:3]
             theme = _theme(theme_cell)
             if theme is None:
@@ -89,14 +80,14 @@ def additional_code_parser(language: str) -> Callable[[BuildContext, SourceFile]
                     source.path,
                     locator,
                 )
-                continue
+                return
             concept = ctx.registry.reference(
                 "fterm", "", theme, "theme", source_file_id=source.id, locator=locator
             )
             ctx.add_link(document, concept, "subject", source, locator)
             body = " ".join(part for part in (code, description) if part)
             ctx.add_segment(document, theme, _TEXT_TYPE, body, source=source, locator=locator)
-        ctx.log.current_raw = None
-        return FileResult(table.records)
+
+        return read_table_document(ctx, source, layout, document, read_row)
 
     return parse

@@ -29,15 +29,16 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Final
 
 from lxml import etree  # type: ignore[import-untyped]  # lxml ships no stubs
 
-from pmgs_build.adapters.base import BuildContext, decode_cp932
+from pmgs_build.adapters.base import BuildContext, DocumentState, FileResult, decode_cp932
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
 
-__all__ = ["HtmlTable", "TableLayout", "TableRow", "read_html_table"]
+__all__ = ["HtmlTable", "TableLayout", "TableRow", "read_html_table", "read_table_document"]
 
 _CHARSET_RE: Final = re.compile(
     rb"""<meta\b[^>]*?\bcharset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.IGNORECASE
@@ -271,3 +272,36 @@ def read_html_table(ctx: BuildContext, source: SourceFile, layout: TableLayout) 
             continue
         table.rows.append(TableRow(locator, tuple(texts)))
     return table
+
+
+def read_table_document(
+    ctx: BuildContext,
+    source: SourceFile,
+    layout: TableLayout,
+    document: tuple[str, str, str, str],
+    read_row: Callable[[DocumentState, TableRow], None],
+) -> FileResult:
+    """Read the file's table as one document, ``read_row`` filling it row by row.
+
+    ``document`` is (key, kind, language, title); ``{stem}`` in the key and the title is the
+    file stem. While ``read_row`` runs, the row's cells are the raw text quarantined with
+    whatever it records (ADR 0009).
+    """
+    table = read_html_table(ctx, source, layout)
+    if table is None:
+        return FileResult()
+    key, kind, language, title = document
+    stem = PurePosixPath(source.path).stem
+    state = ctx.document(
+        key.format(stem=stem),
+        kind,
+        language,
+        title.format(stem=stem),
+        source=source,
+        locator="table-row:1",
+    )
+    for row in table.rows:
+        ctx.log.current_raw = list(row.cells)
+        read_row(state, row)
+    ctx.log.current_raw = None
+    return FileResult(table.records)

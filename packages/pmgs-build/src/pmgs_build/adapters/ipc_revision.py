@@ -15,11 +15,10 @@ concept of every row as its ``subject``s, so that looking up either code finds t
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
 from typing import Final, NamedTuple
 
-from pmgs_build.adapters.base import BuildContext, FileResult
-from pmgs_build.adapters.html_table import TableLayout, TableRow, read_html_table
+from pmgs_build.adapters.base import BuildContext, DocumentState, FileResult
+from pmgs_build.adapters.html_table import TableLayout, TableRow, read_table_document
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
 from pmgs_core import InvalidCodeError, parse_code, parse_ipc_version
@@ -56,6 +55,7 @@ _EDITION: Final = "8U"
 _TEXT_TYPE: Final = "amended_to"
 _RELATION: Final = "amended_to"
 _COUNTER: Final = "ipc_revision_amended_to"
+_DOCUMENT: Final = ("ipc_revision:{stem}", "ipc_revision", "ja", "IPC改正対照表 {stem}")
 
 
 class _Endpoint(NamedTuple):
@@ -119,55 +119,51 @@ def _endpoint(
     return _Endpoint(canonical, version, concept, revision)
 
 
+def _read_row(
+    ctx: BuildContext, source: SourceFile, document: DocumentState, row: TableRow
+) -> None:
+    """One data row: its ``amended_to`` edge, its subjects and its segment."""
+    if len(row.cells) not in (2, 4):
+        ctx.log.error(
+            IssueCode.HTML_TABLE_INVALID,
+            f"{len(row.cells)} cells where a revision table has 4 (or 2 with versions)",
+            source.path,
+            row.locator,
+        )
+        return
+    old = _endpoint(ctx, source, row, 0, "old")
+    new = _endpoint(ctx, source, row, 2, "new")
+    if old is None or new is None:
+        return
+    locator = row.locator
+    ctx.add_relation(
+        _RELATION,
+        old.concept,
+        new.concept,
+        ctx.next_in(_COUNTER),
+        source=source,
+        locator=locator,
+        from_revision=old.revision,
+        to_revision=new.revision,
+    )
+    ctx.add_link(document, old.concept, "subject", source, locator)
+    ctx.add_link(document, new.concept, "subject", source, locator)
+    ctx.add_segment(
+        document,
+        old.code,
+        _TEXT_TYPE,
+        f"{old.code} ({old.version}) → {new.code} ({new.version})",
+        source=source,
+        locator=locator,
+    )
+
+
 def parse_ipc_revision(ctx: BuildContext, source: SourceFile) -> FileResult:
     """Read one ``IPC_KAISEI/*.html``: a segment and an ``amended_to`` edge per data row."""
-    table = read_html_table(ctx, source, _LAYOUT)
-    if table is None:
-        return FileResult()
-    stem = PurePosixPath(source.path).stem
-    document = ctx.document(
-        f"ipc_revision:{stem}",
-        "ipc_revision",
-        "ja",
-        f"IPC改正対照表 {stem}",
-        source=source,
-        locator="table-row:1",
+    return read_table_document(
+        ctx,
+        source,
+        _LAYOUT,
+        _DOCUMENT,
+        lambda document, row: _read_row(ctx, source, document, row),
     )
-    for row in table.rows:
-        if len(row.cells) not in (2, 4):
-            ctx.log.current_raw = list(row.cells)
-            ctx.log.error(
-                IssueCode.HTML_TABLE_INVALID,
-                f"{len(row.cells)} cells where a revision table has 4 (or 2 with versions)",
-                source.path,
-                row.locator,
-            )
-            continue
-        ctx.log.current_raw = list(row.cells)
-        old = _endpoint(ctx, source, row, 0, "old")
-        new = _endpoint(ctx, source, row, 2, "new")
-        if old is None or new is None:
-            continue
-        locator = row.locator
-        ctx.add_relation(
-            _RELATION,
-            old.concept,
-            new.concept,
-            ctx.next_in(_COUNTER),
-            source=source,
-            locator=locator,
-            from_revision=old.revision,
-            to_revision=new.revision,
-        )
-        ctx.add_link(document, old.concept, "subject", source, locator)
-        ctx.add_link(document, new.concept, "subject", source, locator)
-        ctx.add_segment(
-            document,
-            old.code,
-            _TEXT_TYPE,
-            f"{old.code} ({old.version}) → {new.code} ({new.version})",
-            source=source,
-            locator=locator,
-        )
-    ctx.log.current_raw = None
-    return FileResult(table.records)
