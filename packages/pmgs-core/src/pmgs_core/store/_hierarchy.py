@@ -7,7 +7,9 @@ trees are walked in Python one indexed query per level rather than by a recursiv
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+from collections.abc import Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from pmgs_core.records import (
     CONTENT_ROLE,
@@ -33,6 +35,34 @@ from pmgs_core.store._arguments import (
 from pmgs_core.store._concepts import ConceptReader
 
 __all__ = ["HierarchyMixin"]
+
+_Self = TypeVar("_Self")
+_Params = ParamSpec("_Params")
+_Result = TypeVar("_Result")
+
+
+def _one_direction(
+    direction: Direction,
+    doc: str,
+    listing: Callable[Concatenate[_Self, Direction, _Params], _Result],
+) -> Callable[Concatenate[_Self, _Params], _Result]:
+    """``listing`` with its direction fixed: one implementation behind ``parents``/``children``.
+
+    The method keeps the listing's signature without ``direction`` (for :mod:`inspect` and the
+    type checker alike), its own name and docstring.
+    """
+
+    def method(self: _Self, /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
+        return listing(self, direction, *args, **kwargs)
+
+    signature = inspect.signature(listing)
+    method.__name__ = direction
+    method.__qualname__ = f"HierarchyMixin.{direction}"
+    method.__doc__ = doc
+    method.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[param for name, param in signature.parameters.items() if name != "direction"]
+    )
+    return method
 
 
 class HierarchyMixin(ConceptReader):
@@ -257,64 +287,19 @@ class HierarchyMixin(ConceptReader):
             )
         return summaries
 
-    def parents(
-        self,
-        scheme: str,
-        code: str,
-        release: str = "current",
-        edition: str | None = None,
-        language: str = "ja",
-        *,
-        limit: int | None = None,
-        offset: int = 0,
-    ) -> HierarchyPage | list[HierarchySummary]:
-        """Ancestors: a :meth:`hierarchy` page with ``limit``, else every summary as a list."""
-        return self._all_or_page(
-            "parents",
-            scheme,
-            code,
-            release=release,
-            edition=edition,
-            language=language,
-            limit=limit,
-            offset=offset,
-        )
-
-    def children(
-        self,
-        scheme: str,
-        code: str,
-        release: str = "current",
-        edition: str | None = None,
-        language: str = "ja",
-        *,
-        limit: int | None = None,
-        offset: int = 0,
-    ) -> HierarchyPage | list[HierarchySummary]:
-        """Children: a :meth:`hierarchy` page with ``limit``, else every summary as a list."""
-        return self._all_or_page(
-            "children",
-            scheme,
-            code,
-            release=release,
-            edition=edition,
-            language=language,
-            limit=limit,
-            offset=offset,
-        )
-
-    def _all_or_page(
+    def _listing(
         self,
         direction: Direction,
         scheme: str,
         code: str,
+        release: str = "current",
+        edition: str | None = None,
+        language: str = "ja",
         *,
-        release: str,
-        edition: str | None,
-        language: str,
-        limit: int | None,
-        offset: int,
+        limit: int | None = None,
+        offset: int = 0,
     ) -> HierarchyPage | list[HierarchySummary]:
+        """:meth:`parents` and :meth:`children`, with their direction as the first argument."""
         if limit is not None:
             return self.hierarchy(
                 direction, scheme, code, release, edition, language, limit=limit, offset=offset
@@ -336,3 +321,14 @@ class HierarchyMixin(ConceptReader):
             next_offset = page["next_offset"]
         ensure_response_size(items)
         return items
+
+    parents = _one_direction(
+        "parents",
+        "Ancestors: a :meth:`hierarchy` page with ``limit``, else every summary as a list.",
+        _listing,
+    )
+    children = _one_direction(
+        "children",
+        "Children: a :meth:`hierarchy` page with ``limit``, else every summary as a list.",
+        _listing,
+    )
