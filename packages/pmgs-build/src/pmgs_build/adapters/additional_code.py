@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Final
 
 from pmgs_build.adapters.base import BuildContext, DocumentState, FileResult
+from pmgs_build.adapters.documents import name_concept
 from pmgs_build.adapters.html_table import TableLayout, TableRow, read_table_document
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
@@ -81,10 +82,7 @@ def additional_code_parser(language: str) -> Callable[[BuildContext, SourceFile]
                     locator,
                 )
                 return
-            concept = ctx.registry.reference(
-                "fterm", "", theme, "theme", source_file_id=source.id, locator=locator
-            )
-            ctx.add_link(document, concept, "subject", source, locator)
+            name_concept(ctx, document, "subject", ("fterm", theme, "theme"), source, locator)
             body = " ".join(part for part in (code, description) if part)
             ctx.add_segment(document, theme, _TEXT_TYPE, body, source=source, locator=locator)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pmgs_build.adapters.base import BuildContext, CsvRecords, FileResult
+from pmgs_build.adapters.documents import code_document, name_concept
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
 
@@ -29,18 +30,10 @@ def fi_handbook_parser(language: str) -> Callable[[BuildContext, SourceFile], Fi
             if code is None:
                 continue
             canonical = code.canonical
-            document = ctx.document(
-                f"fi_handbook:{language}:{canonical}",
-                "fi_handbook",
-                language,
-                _TITLES[language].format(code=canonical),
-                source=source,
-                locator=locator,
+            document = code_document(
+                ctx, "fi_handbook", language, canonical, _TITLES, source, locator
             )
-            concept = ctx.registry.reference(
-                "fi", "", canonical, code.kind, source_file_id=source.id, locator=locator
-            )
-            ctx.add_link(document, concept, "subject", source, locator)
+            name_concept(ctx, document, "subject", ("fi", canonical, code.kind), source, locator)
             ctx.add_segment(
                 document, canonical, cells[2].strip(), cells[4], source=source, locator=locator
             )

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Final
 
 from pmgs_build.adapters.base import BuildContext, CsvRecords, FileResult
+from pmgs_build.adapters.documents import code_document, name_concept
 from pmgs_build.adapters.fterm import fterm_concept_code
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
@@ -19,7 +20,7 @@ from pmgs_build.model import SourceFile
 __all__ = ["fterm_explanation_parser"]
 
 _COLUMNS: Final = 4
-_TITLES: Final = {"ja": "Fターム解説 {theme}", "en": "F-term explanation {theme}"}
+_TITLES: Final = {"ja": "Fターム解説 {code}", "en": "F-term explanation {code}"}
 
 
 def fterm_explanation_parser(language: str) -> Callable[[BuildContext, SourceFile], FileResult]:
@@ -27,30 +28,18 @@ def fterm_explanation_parser(language: str) -> Callable[[BuildContext, SourceFil
 
     def parse(ctx: BuildContext, source: SourceFile) -> FileResult:
         records = CsvRecords(ctx, source)
-        registry = ctx.registry
         rows = records.coded(_COLUMNS, IssueCode.FTERM_KAISETSU_COLUMN_COUNT, "fterm")
         for locator, cells, parsed in rows:
             if parsed is None:
                 continue
             theme = str(parsed.theme)
             code, kind = fterm_concept_code(parsed)
-            document = ctx.document(
-                f"fterm_explanation:{language}:{theme}",
-                "fterm_explanation",
-                language,
-                _TITLES[language].format(theme=theme),
-                source=source,
-                locator=locator,
+            document = code_document(
+                ctx, "fterm_explanation", language, theme, _TITLES, source, locator
             )
-            theme_concept = registry.reference(
-                "fterm", "", theme, "theme", source_file_id=source.id, locator=locator
-            )
-            ctx.add_link(document, theme_concept, "subject", source, locator)
+            name_concept(ctx, document, "subject", ("fterm", theme, "theme"), source, locator)
             if code != theme:
-                concept = registry.reference(
-                    "fterm", "", code, kind, source_file_id=source.id, locator=locator
-                )
-                ctx.add_link(document, concept, "mentions", source, locator)
+                name_concept(ctx, document, "mentions", ("fterm", code, kind), source, locator)
             ctx.add_segment(
                 document, code, cells[2].strip(), cells[3], source=source, locator=locator
             )
