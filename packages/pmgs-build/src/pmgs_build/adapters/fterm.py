@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from pmgs_build.adapters.base import BuildContext, Code, CsvRecords, FileResult, LevelStack
+from pmgs_build.adapters.english import japanese_row, mismatch
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
 
@@ -52,6 +53,36 @@ def _term_code(ctx: BuildContext, cell: str, source: SourceFile, locator: str) -
     return code
 
 
+def _term_row(
+    ctx: BuildContext, cells: list[str], source: SourceFile, locator: str
+) -> tuple[Code, int, int] | None:
+    """(code, sequence, depth) of a ja or en F-term row, or None after recording why."""
+    parsed = _term_code(ctx, cells[0], source, locator)
+    sequence = ctx.integer(cells[1], IssueCode.SEQUENCE_INVALID, "sequence", source, locator)
+    depth = ctx.integer(cells[2], IssueCode.LEVEL_INVALID, "depth", source, locator)
+    if parsed is None or sequence is None or depth is None:
+        return None
+    return parsed, sequence, depth
+
+
+def _reserved(
+    ctx: BuildContext,
+    concept_key: tuple[str, str],
+    issue: str,
+    warning: str | None,
+    source: SourceFile,
+    locator: str,
+) -> int:
+    """The concept of a (code, kind) a term's row needs but no row before it defined,
+    reserved as a reference after the ``warning`` (None: already given for this code)."""
+    if warning is not None:
+        ctx.log.warning(issue, warning, source.path, locator)
+    code, kind = concept_key
+    return ctx.registry.reference(
+        "fterm", "", code, kind, source_file_id=source.id, locator=locator
+    )
+
+
 def parse_fterm_ja(ctx: BuildContext, source: SourceFile) -> FileResult:
     """Define the viewpoints and terms of a Japanese F-term file with their hierarchy."""
     records = CsvRecords(ctx, source)
@@ -61,11 +92,10 @@ def parse_fterm_ja(ctx: BuildContext, source: SourceFile) -> FileResult:
     for locator, cells in records:
         if not ctx.columns(cells, _COLUMNS, IssueCode.FTERM_COLUMN_COUNT, source, locator):
             continue
-        parsed = _term_code(ctx, cells[0], source, locator)
-        sequence = ctx.integer(cells[1], IssueCode.SEQUENCE_INVALID, "sequence", source, locator)
-        depth = ctx.integer(cells[2], IssueCode.LEVEL_INVALID, "depth", source, locator)
-        if parsed is None or sequence is None or depth is None:
+        row = _term_row(ctx, cells, source, locator)
+        if row is None:
             continue
+        parsed, sequence, depth = row
         code, kind = fterm_concept_code(parsed)
         concept = registry.define(
             "fterm", "", code, kind, source_file_id=source.id, locator=locator
@@ -88,16 +118,12 @@ def parse_fterm_ja(ctx: BuildContext, source: SourceFile) -> FileResult:
         if kind == "viewpoint":
             theme_concept = registry.defined("fterm", "", theme)
             if theme_concept is None:
+                warning = None
                 if theme not in unknown_themes:
                     unknown_themes.add(theme)
-                    ctx.log.warning(
-                        IssueCode.FTERM_THEME_UNKNOWN,
-                        f"theme {theme} of {code} is not in FTERM/THEME (kept as a reference)",
-                        source.path,
-                        locator,
-                    )
-                theme_concept = registry.reference(
-                    "fterm", "", theme, "theme", source_file_id=source.id, locator=locator
+                    warning = f"theme {theme} of {code} is not in FTERM/THEME (kept as a reference)"
+                theme_concept = _reserved(
+                    ctx, (theme, "theme"), IssueCode.FTERM_THEME_UNKNOWN, warning, source, locator
                 )
             viewpoints[code] = (concept, LevelStack())
             ctx.add_relation(
@@ -106,14 +132,13 @@ def parse_fterm_ja(ctx: BuildContext, source: SourceFile) -> FileResult:
             continue
         entry = viewpoints.get(viewpoint_code)
         if entry is None:
-            ctx.log.warning(
+            viewpoint_concept = _reserved(
+                ctx,
+                (viewpoint_code, "viewpoint"),
                 IssueCode.FTERM_VIEWPOINT_MISSING,
                 f"no viewpoint heading {viewpoint_code}00 precedes {code} in this file",
-                source.path,
+                source,
                 locator,
-            )
-            viewpoint_concept = registry.reference(
-                "fterm", "", viewpoint_code, "viewpoint", source_file_id=source.id, locator=locator
             )
             entry = (viewpoint_concept, LevelStack())
             viewpoints[viewpoint_code] = entry
@@ -137,36 +162,21 @@ def parse_fterm_en(ctx: BuildContext, source: SourceFile) -> FileResult:
         if not ctx.min_columns(raw, _COLUMNS, IssueCode.FTERM_COLUMN_COUNT, source, locator):
             continue
         cells = split_fterm_en_row(raw)
-        parsed = _term_code(ctx, cells[0], source, locator)
-        sequence = ctx.integer(cells[1], IssueCode.SEQUENCE_INVALID, "sequence", source, locator)
-        depth = ctx.integer(cells[2], IssueCode.LEVEL_INVALID, "depth", source, locator)
-        if parsed is None or sequence is None or depth is None:
+        row = _term_row(ctx, cells, source, locator)
+        if row is None:
             continue
+        parsed, sequence, depth = row
         code, _kind = fterm_concept_code(parsed)
-        known = ctx.state.fterm_ja.get(code)
+        subject = f"F-term {code}"
+        known = japanese_row(ctx, ctx.state.fterm_ja, "FTERM/FTERM", code, source, locator)
         if known is None:
-            ctx.log.error(
-                IssueCode.FTERM_TRANSLATION_UNKNOWN_CODE,
-                f"English row for F-term {code}, which FTERM/FTERM does not define",
-                source.path,
-                locator,
-            )
             continue
         revision, ja_sequence, ja_depth = known
-        if sequence != ja_sequence:
-            ctx.log.error(
-                IssueCode.FTERM_TRANSLATION_SEQUENCE_MISMATCH,
-                f"F-term {code}: English sequence {sequence}, Japanese {ja_sequence}",
-                source.path,
-                locator,
-            )
+        sequences = ("sequence", sequence, ja_sequence)
+        issue = IssueCode.FTERM_TRANSLATION_SEQUENCE_MISMATCH
+        if mismatch(ctx, issue, subject, sequences, source, locator, kept=False):
             continue
-        if depth != ja_depth:
-            ctx.log.warning(
-                IssueCode.FTERM_TRANSLATION_DEPTH_MISMATCH,
-                f"F-term {code}: English depth {depth}, Japanese {ja_depth} (kept)",
-                source.path,
-                locator,
-            )
+        issue = IssueCode.FTERM_TRANSLATION_DEPTH_MISMATCH
+        mismatch(ctx, issue, subject, ("depth", depth, ja_depth), source, locator, kept=True)
         ctx.add_text(revision, "en", "label", 1, cells[3], source=source, locator=locator)
     return records.result()

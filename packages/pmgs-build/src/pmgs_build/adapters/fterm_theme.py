@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from pmgs_build.adapters.base import BuildContext, CsvRecords, FileResult
+from pmgs_build.adapters.english import japanese_row, mismatch
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
 
@@ -109,22 +110,13 @@ def parse_theme_en(ctx: BuildContext, source: SourceFile) -> FileResult:
     """Add English titles and remarks to the themes of the Japanese file."""
     result = FileResult()
     for locator, cells, theme, sequence in _theme_rows(ctx, source, result):
-        known = ctx.state.theme_ja.get(theme)
+        subject = f"theme {theme}"
+        known = japanese_row(ctx, ctx.state.theme_ja, "FTERM/THEME", theme, source, locator)
         if known is None:
-            ctx.log.error(
-                IssueCode.THEME_TRANSLATION_UNKNOWN_CODE,
-                f"English row for theme {theme}, which FTERM/THEME does not define",
-                source.path,
-                locator,
-            )
             continue
         revision, ja_sequence = known
-        if sequence != ja_sequence:
-            ctx.log.warning(
-                IssueCode.THEME_TRANSLATION_SEQUENCE_MISMATCH,
-                f"theme {theme}: English sequence {sequence}, Japanese {ja_sequence} (kept)",
-                source.path,
-                locator,
-            )
+        sequences = ("sequence", sequence, ja_sequence)
+        issue = IssueCode.THEME_TRANSLATION_SEQUENCE_MISMATCH
+        mismatch(ctx, issue, subject, sequences, source, locator, kept=True)
         _add_title(ctx, revision, "en", cells, source, locator)
     return result
