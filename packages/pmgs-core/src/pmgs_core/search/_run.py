@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from pmgs_core.records import (
     CONTENT_ROLE,
@@ -164,6 +164,86 @@ def _set_hits(page: dict[str, Any], hits: list[Any], has_more: bool, offset: int
     page["next_offset"] = offset + len(hits) if has_more else None
 
 
+_Row = tuple[Any, ...]
+_Hit = TypeVar("_Hit")
+
+
+def _fill_page(
+    page: dict[str, Any],
+    reader: SearchReader,
+    plan: QueryPlan,
+    statement: tuple[str, list[object]],
+    window: tuple[int, int],
+    columns: tuple[int, int],
+    hit: Callable[[list[_Row], tuple[str, ...]], _Hit],
+) -> None:
+    """Group the candidates, make one hit of each group's rows and set the paging fields.
+
+    ``window`` is (limit, offset); ``columns`` are the group key's and the matched body's.
+    """
+    limit, offset = window
+    key_column, body_column = columns
+    grouped = _groups(
+        reader,
+        plan,
+        statement,
+        key_column=key_column,
+        body_column=body_column,
+        limit=limit,
+        offset=offset,
+    )
+    folded = plan.folded_terms
+    hits = [hit(grouped.rows[key], folded) for key in grouped.keys]
+    _set_hits(page, hits, grouped.has_more, offset)
+
+
+def _classification_hit(
+    reader: SearchReader,
+) -> Callable[[list[_Row], tuple[str, ...]], ClassificationSearchHit]:
+    def hit(rows: list[_Row], folded: tuple[str, ...]) -> ClassificationSearchHit:
+        matches: list[ClassificationMatch] = [
+            {
+                "language": str(row[1]),
+                "text_type": str(row[2]),
+                "line": int(row[3]),
+                "version": str(row[13]),
+                "excerpt": excerpt(str(row[4]), folded),
+                "source": reader.source(row[5], row[6]),
+            }
+            for row in rows
+        ]
+        return {**code_ref(rows[0][8:13]), "matches": matches}
+
+    return hit
+
+
+def _document_hit(
+    reader: SearchReader,
+) -> Callable[[list[_Row], tuple[str, ...]], DocumentSearchHit]:
+    def hit(rows: list[_Row], folded: tuple[str, ...]) -> DocumentSearchHit:
+        first = rows[0]
+        matches: list[DocumentMatch] = [
+            {
+                "section": int(row[1]),
+                "page": row[2],
+                "heading": row[3],
+                "text_type": row[4],
+                "excerpt": excerpt(str(row[5]), folded),
+                "source": reader.source(row[6], row[7]),
+            }
+            for row in rows
+        ]
+        return {
+            "document_id": str(first[9]),
+            "kind": str(first[10]),
+            "language": first[11],
+            "title": str(first[12]),
+            "matches": matches,
+        }
+
+    return hit
+
+
 def search_classifications(
     reader: SearchReader, request: SearchRequest, offset: int
 ) -> ClassificationSearchPage:
@@ -196,32 +276,15 @@ def search_classifications(
         ),
     )
     params.extend([request.language, *request.schemes])
-    grouped = _groups(
+    _fill_page(
+        page,
         reader,
         plan,
         (sql, params),
-        key_column=7,
-        body_column=4,
-        limit=request.limit,
-        offset=offset,
+        (request.limit, offset),
+        (7, 4),
+        _classification_hit(reader),
     )
-    folded = plan.folded_terms
-    hits: list[ClassificationSearchHit] = []
-    for concept_id in grouped.keys:
-        rows = grouped.rows[concept_id]
-        matches: list[ClassificationMatch] = [
-            {
-                "language": str(row[1]),
-                "text_type": str(row[2]),
-                "line": int(row[3]),
-                "version": str(row[13]),
-                "excerpt": excerpt(str(row[4]), folded),
-                "source": reader.source(row[5], row[6]),
-            }
-            for row in rows
-        ]
-        hits.append({**code_ref(rows[0][8:13]), "matches": matches})
-    _set_hits(page, hits, grouped.has_more, offset)
     return cast(ClassificationSearchPage, page)
 
 
@@ -257,41 +320,9 @@ def search_documents(
     params.append(request.language)
     if kinds is not None:
         params.extend(kinds)
-    grouped = _groups(
-        reader,
-        plan,
-        (sql, params),
-        key_column=8,
-        body_column=5,
-        limit=request.limit,
-        offset=offset,
+    _fill_page(
+        page, reader, plan, (sql, params), (request.limit, offset), (8, 5), _document_hit(reader)
     )
-    folded = plan.folded_terms
-    hits: list[DocumentSearchHit] = []
-    for document_id in grouped.keys:
-        rows = grouped.rows[document_id]
-        first = rows[0]
-        matches: list[DocumentMatch] = [
-            {
-                "section": int(row[1]),
-                "page": row[2],
-                "heading": row[3],
-                "text_type": row[4],
-                "excerpt": excerpt(str(row[5]), folded),
-                "source": reader.source(row[6], row[7]),
-            }
-            for row in rows
-        ]
-        hits.append(
-            {
-                "document_id": str(first[9]),
-                "kind": str(first[10]),
-                "language": first[11],
-                "title": str(first[12]),
-                "matches": matches,
-            }
-        )
-    _set_hits(page, hits, grouped.has_more, offset)
     return cast(DocumentSearchPage, page)
 
 

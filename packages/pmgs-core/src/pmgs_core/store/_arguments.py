@@ -147,19 +147,23 @@ def check_edition(scheme: str, edition: object) -> str | None:
 def check_kinds(kinds: object) -> list[str] | None:
     if kinds is None:
         return None
-    if isinstance(kinds, str):
-        kinds = [kinds]
+    checked = known_items(
+        kinds, DOCUMENT_KINDS, "document kinds must be a non-empty list of known document kinds"
+    )
+    return sorted(set(checked))
+
+
+def known_items(items: object, accepted: Sequence[str], message: str) -> Sequence[str]:
+    """A string or a non-empty list of strings, each one of ``accepted``; else INVALID_ARGUMENT."""
+    if isinstance(items, str):
+        items = [items]
     if (
-        not isinstance(kinds, (list, tuple))
-        or not kinds
-        or any(kind not in DOCUMENT_KINDS for kind in kinds)
+        not isinstance(items, (list, tuple))
+        or not items
+        or any(item not in accepted for item in items)
     ):
-        raise PMGSQueryError(
-            "INVALID_ARGUMENT",
-            "document kinds must be a non-empty list of known document kinds",
-            {"accepted": list(DOCUMENT_KINDS)},
-        )
-    return sorted(set(cast(Sequence[str], kinds)))
+        raise PMGSQueryError("INVALID_ARGUMENT", message, {"accepted": list(accepted)})
+    return cast(Sequence[str], items)
 
 
 def placeholders(count: int) -> str:
@@ -195,16 +199,9 @@ def check_content_types(content_types: object) -> list[str]:
     """The content types of a combined search, in the fixed order they are answered in."""
     if content_types is None:
         return list(CONTENT_TYPES)
-    if isinstance(content_types, str):
-        content_types = [content_types]
-    if (
-        not isinstance(content_types, (list, tuple))
-        or not content_types
-        or any(item not in CONTENT_TYPES for item in content_types)
-    ):
-        raise PMGSQueryError(
-            "INVALID_ARGUMENT",
-            "content_types must be a non-empty list of classification, document",
-            {"accepted": list(CONTENT_TYPES)},
-        )
-    return [item for item in CONTENT_TYPES if item in content_types]
+    checked = known_items(
+        content_types,
+        CONTENT_TYPES,
+        "content_types must be a non-empty list of classification, document",
+    )
+    return [item for item in CONTENT_TYPES if item in checked]

@@ -37,6 +37,11 @@ class SearchMixin(StoreConnection):
     _candidate_sql = staticmethod(candidate_sql)
     """Kept on the store so that a plan test can ``EXPLAIN`` exactly what a search runs."""
 
+    def _check_search_page(self, release: str, language: str, limit: int) -> tuple[str, int]:
+        """The release, language and page size every search takes, checked in that order."""
+        self._check_release(release)
+        return check_language(language), check_limit(limit, "limit")
+
     def search(
         self,
         query: str,
@@ -53,9 +58,7 @@ class SearchMixin(StoreConnection):
         """
         plan = check_query(query)
         checked_schemes = check_schemes(schemes)
-        self._check_release(release)
-        checked_language = check_language(language)
-        checked_limit = check_limit(limit, "limit")
+        checked_language, checked_limit = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
         request = SearchRequest(query, plan, checked_language, checked_limit, checked_schemes, None)
         reader = self._search_reader()
@@ -78,9 +81,7 @@ class SearchMixin(StoreConnection):
         clients).
         """
         plan = check_query(query)
-        self._check_release(release)
-        checked_language = check_language(language)
-        checked_limit = check_limit(limit, "limit")
+        checked_language, checked_limit = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
         kinds = check_kinds(document_kinds)
         request = SearchRequest(query, plan, checked_language, checked_limit, [], kinds)
@@ -107,9 +108,7 @@ class SearchMixin(StoreConnection):
         plan = check_query(query)
         checked_schemes = check_schemes(schemes)
         types = check_content_types(content_types)
-        self._check_release(release)
-        checked_language = check_language(language)
-        checked_limit = check_limit(limit, "limit")
+        checked_language, checked_limit = self._check_search_page(release, language, limit)
         class_offset = check_offset(classification_offset, "classification_offset")
         doc_offset = check_offset(document_offset, "document_offset")
         kinds = check_kinds(document_kinds)
