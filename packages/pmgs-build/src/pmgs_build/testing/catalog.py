@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from pmgs_build.inventory import DOCUMENT_GROUPS
+
 __all__ = [
     "CSV_COLUMNS",
     "DATA_GROUPS",
@@ -132,14 +134,8 @@ REAL_FILES: Final[dict[str, int]] = {
 """Files per group of the real release; reproduced at every scale except the F-term groups,
 which have one file per theme group and so fewer files when there are fewer than 41 themes."""
 
-DOCUMENT_GROUPS: Final = (
-    "FI/FI_KAISEI_DOC",
-    "FTERM/ADD_CODE",
-    "FTERM/ADD_CODE_E",
-    "IPC_KAISEI",
-    "REFERENCE/IPC_TEIGI",
-)
-"""The XML, HTML and PDF data groups, written only when documents are asked for."""
+# DOCUMENT_GROUPS (the XML, HTML and PDF data groups, written only when documents are asked
+# for) is the builder's own tuple: the generator writes exactly the groups the build reads.
 
 REAL_DOCUMENT_FILES: Final[dict[str, int]] = {
     "FI/FI_KAISEI_DOC": 639,
