@@ -14,9 +14,9 @@ from pmgs_core.notation._code import (
     _PDF_STEM_RE,
     ClassificationCode,
     InvalidCodeError,
-    Kind,
 )
 from pmgs_core.notation._reading import (
+    _above_group,
     _group_code,
     _prepare,
 )
@@ -60,18 +60,7 @@ def ipc_code_from_pdf_name(filename: str) -> ClassificationCode:
     if match is None:
         raise InvalidCodeError("ipc", original, _EXPECTED_PDF_NAME)
     if match["main"] is None:
-        kind: Kind = "section"
-        if match["subclass"] is not None:
-            kind = "subclass"
-        elif match["class_"] is not None:
-            kind = "class"
-        return ClassificationCode(
-            scheme="ipc",
-            kind=kind,
-            section=match["section"],
-            class_=match["class_"],
-            subclass=match["subclass"],
-        )
+        return _above_group("ipc", match)
     pad, main = match["pad"], match["main"]
     if pad and len(pad) + len(main) != 4:
         raise InvalidCodeError(

@@ -7,6 +7,7 @@ docstring for the rules).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from pmgs_core.notation._code import (
@@ -167,6 +168,25 @@ def _read_fixed_width(
     )
 
 
+def _above_group(
+    scheme: Scheme, match: re.Match[str], version: str | None = None
+) -> ClassificationCode:
+    """A section, class or subclass from a match with ``section``/``class_``/``subclass``."""
+    kind: Kind = "section"
+    if match["subclass"] is not None:
+        kind = "subclass"
+    elif match["class_"] is not None:
+        kind = "class"
+    return ClassificationCode(
+        scheme=scheme,
+        kind=kind,
+        section=match["section"],
+        class_=match["class_"],
+        subclass=match["subclass"],
+        version=version,
+    )
+
+
 def _read_hierarchy(
     scheme: Scheme, original: str, text: str, version: str | None
 ) -> ClassificationCode:
@@ -190,19 +210,7 @@ def _read_hierarchy(
             return ClassificationCode(scheme="fi", kind="facet", facet=text)
         raise InvalidCodeError(scheme, original, expected)
     if match["main"] is None:
-        kind: Kind = "section"
-        if match["subclass"] is not None:
-            kind = "subclass"
-        elif match["class_"] is not None:
-            kind = "class"
-        return ClassificationCode(
-            scheme=scheme,
-            kind=kind,
-            section=match["section"],
-            class_=match["class_"],
-            subclass=match["subclass"],
-            version=version,
-        )
+        return _above_group(scheme, match, version)
     if text[8:9] == "/" and match.end("sub") > 15:
         # Shaped like a package cell but not a well-formed one: digits reaching into the
         # development-code columns are exactly the misreading this module exists to prevent.
