@@ -44,8 +44,8 @@ class IpcLayout:
     flags: tuple[tuple[int, str], ...]
     language: str = "ja"
     version: int | None = None
-    valid_from: int | None = None
-    valid_to: int | None = None
+    validity: tuple[int, int] | None = None
+    """The (valid from, valid to) columns: an edition has both dates or neither."""
 
 
 def _old(edition: str, language: str = "ja") -> IpcLayout:
@@ -60,8 +60,7 @@ def _versioned(
     *,
     last_flag: int,
     body: int,
-    valid_from: int | None = None,
-    valid_to: int | None = None,
+    validity: tuple[int, int] | None = None,
 ) -> IpcLayout:
     """A versioned edition (8B, 8U): version, line, text type and level in columns 1-4, flags
     in 5, 6 and ``last_flag`` (each named after its column); 8U adds its validity dates."""
@@ -74,8 +73,7 @@ def _versioned(
         level=4,
         flags=tuple((column, f"flag_{column}") for column in (5, 6, last_flag)),
         body=body,
-        valid_from=valid_from,
-        valid_to=valid_to,
+        validity=validity,
     )
 
 
@@ -86,7 +84,7 @@ EDITIONS: Final[dict[str, IpcLayout]] = {
     "IPC/IPC7_TEXT": _old("7"),
     "IPC/IPC7E_TEXT": _old("7E", "en"),
     "IPC/IPC8B_TEXT": _versioned("8B", 9, last_flag=7, body=8),
-    "IPC/IPC8U_TEXT": _versioned("8U", 11, last_flag=9, body=10, valid_from=7, valid_to=8),
+    "IPC/IPC8U_TEXT": _versioned("8U", 11, last_flag=9, body=10, validity=(7, 8)),
 }
 
 
@@ -148,11 +146,10 @@ def ipc_parser(layout: IpcLayout) -> Callable[[BuildContext, SourceFile], FileRe
                     ctx.log.error(IssueCode.IPC_VERSION_INVALID, str(error), source.path, locator)
                     continue
             valid_from = valid_to = None
-            if layout.valid_from is not None and layout.valid_to is not None:
-                ok_from, valid_from = _date(
-                    ctx, cells[layout.valid_from], "valid from", source, locator
-                )
-                ok_to, valid_to = _date(ctx, cells[layout.valid_to], "valid to", source, locator)
+            if layout.validity is not None:
+                from_column, to_column = layout.validity
+                ok_from, valid_from = _date(ctx, cells[from_column], "valid from", source, locator)
+                ok_to, valid_to = _date(ctx, cells[to_column], "valid to", source, locator)
                 if not (ok_from and ok_to):
                     continue
                 if valid_from is not None and valid_to is not None and valid_to < valid_from:
