@@ -288,8 +288,8 @@ def test_spellings_other_writers_use_reach_the_same_code(
     with sqlite3.connect(f"file:{database_path}?mode=ro", uri=True) as conn:
         subgroup = conn.execute(
             "SELECT code FROM concept WHERE scheme = 'ipc' AND edition = '8U' "
-            "AND status = 'canonical' AND kind = 'subgroup' AND length(code) - instr(code, '/') = 2 "
-            "ORDER BY code LIMIT 1"
+            "AND status = 'canonical' AND kind = 'subgroup' "
+            "AND length(code) - instr(code, '/') = 2 ORDER BY code LIMIT 1"
         ).fetchone()[0]
         viewpoint = conn.execute(
             "SELECT code FROM concept WHERE scheme = 'fterm' AND kind = 'viewpoint' "
