@@ -15,17 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pmgs_agentkit.config import (
-    AgentKitError,
-    Client,
-    ServerSpec,
-    claude_add_json_argv,
-    claude_mcp_json,
-    claude_server_json,
-    codex_add_argv,
-    codex_config_toml,
-    shell_join,
-)
+from pmgs_agentkit import config
+from pmgs_agentkit.config import AgentKitError, Client, ServerSpec, shell_join
 from pmgs_agentkit.skills import SKILL_NAME, skill_files
 
 __all__ = ["AgentKitReport", "write_agent_kit"]
@@ -96,14 +87,14 @@ def write_agent_kit(
     contents: dict[str, bytes] = {}
     commands: dict[str, list[str]] = {}
     if "codex" in clients:
-        contents["codex/config.toml"] = codex_config_toml(spec).encode()
-        commands["codex"] = codex_add_argv(spec)
+        contents["codex/config.toml"] = config.codex_config_toml(spec).encode()
+        commands["codex"] = config.codex_add_argv(spec)
     if "claude" in clients:
-        server = json.dumps(claude_server_json(spec), ensure_ascii=False, indent=2) + "\n"
-        project = json.dumps(claude_mcp_json(spec), ensure_ascii=False, indent=2) + "\n"
+        server = json.dumps(config.claude_server_json(spec), ensure_ascii=False, indent=2) + "\n"
+        project = json.dumps(config.claude_mcp_json(spec), ensure_ascii=False, indent=2) + "\n"
         contents["claude/add-json.json"] = server.encode()
         contents["claude/.mcp.json"] = project.encode()
-        commands["claude"] = claude_add_json_argv(spec)
+        commands["claude"] = config.claude_add_json_argv(spec)
     for name, data in skill_files().items():
         contents[f"skill/{SKILL_NAME}/{name}"] = data
     contents["commands.md"] = _commands_md(spec, commands).encode()
