@@ -10,29 +10,15 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from pmgs_core.notation import _code
 from pmgs_core.notation._code import (
     _EXPECTED,
     _EXPECTED_VERSION,
     _FIELD_RES,
-    _FIXED_DEV_RE,
-    _FIXED_MAIN_RE,
-    _FIXED_SUB_RE,
-    _FIXED_SYM_RE,
-    _FTERM_RE,
-    _HIERARCHY_RE,
     _MESSAGE_TEXT_LIMIT,
-    _SCHEME_NAMES,
-    _SUBCLASS_RE,
-    _VERSION_RE,
-    _VERSION_SUFFIX_RE,
-    _VIEWPOINT_NUMBER,
-    _WIPO_RE,
-    FI_FIXED_WIDTH,
-    MAX_CODE_INPUT_LENGTH,
     ClassificationCode,
     InvalidCodeError,
     InvalidSchemeError,
-    Kind,
     Scheme,
 )
 
@@ -41,7 +27,7 @@ def _scheme(scheme: object) -> Scheme:
     if not isinstance(scheme, str):
         raise InvalidSchemeError(repr(scheme))
     key = unicodedata.normalize("NFKC", scheme[:_MESSAGE_TEXT_LIMIT]).strip().lower()
-    found = _SCHEME_NAMES.get(key)
+    found = _code._SCHEME_NAMES.get(key)
     if found is None or len(scheme) > _MESSAGE_TEXT_LIMIT:
         raise InvalidSchemeError(scheme)
     return found
@@ -60,9 +46,9 @@ def _prepare(scheme: str, text: object, expected: str) -> tuple[str, str]:
     """
     if not isinstance(text, str):
         raise InvalidCodeError(scheme, repr(text), expected, "not a string")
-    if len(text) > MAX_CODE_INPUT_LENGTH:
+    if len(text) > _code.MAX_CODE_INPUT_LENGTH:
         raise InvalidCodeError(
-            scheme, text, expected, f"longer than {MAX_CODE_INPUT_LENGTH} characters"
+            scheme, text, expected, f"longer than {_code.MAX_CODE_INPUT_LENGTH} characters"
         )
     stripped = text.strip()
     if not stripped:
@@ -144,16 +130,16 @@ def _read_fixed_width(
     Returns None when the text is not a well-formed cell, so that hand-typed spacing such as
     ``G06F   3/  048`` can still be read by pattern.
     """
-    if len(text) > FI_FIXED_WIDTH or text[8:9] != "/":
+    if len(text) > _code.FI_FIXED_WIDTH or text[8:9] != "/":
         return None
-    cell = text.ljust(FI_FIXED_WIDTH)
+    cell = text.ljust(_code.FI_FIXED_WIDTH)
     subclass, main, sub, dev, sym = cell[0:4], cell[4:8], cell[9:15], cell[15:18], cell[18]
     if not (
-        _SUBCLASS_RE.fullmatch(subclass)
-        and _FIXED_MAIN_RE.fullmatch(main)
-        and _FIXED_SUB_RE.fullmatch(sub)
-        and _FIXED_DEV_RE.fullmatch(dev)
-        and _FIXED_SYM_RE.fullmatch(sym)
+        _code._SUBCLASS_RE.fullmatch(subclass)
+        and _code._FIXED_MAIN_RE.fullmatch(main)
+        and _code._FIXED_SUB_RE.fullmatch(sub)
+        and _code._FIXED_DEV_RE.fullmatch(dev)
+        and _code._FIXED_SYM_RE.fullmatch(sym)
     ):
         return None
     return _group_code(
@@ -172,7 +158,7 @@ def _above_group(
     scheme: Scheme, match: re.Match[str], version: str | None = None
 ) -> ClassificationCode:
     """A section, class or subclass from a match with ``section``/``class_``/``subclass``."""
-    kind: Kind = "section"
+    kind: _code.Kind = "section"
     if match["subclass"] is not None:
         kind = "subclass"
     elif match["class_"] is not None:
@@ -191,7 +177,7 @@ def _read_hierarchy(
     scheme: Scheme, original: str, text: str, version: str | None
 ) -> ClassificationCode:
     expected = _EXPECTED[scheme]
-    wipo = _WIPO_RE.fullmatch(text)
+    wipo = _code._WIPO_RE.fullmatch(text)
     if wipo is not None:
         main = wipo["main"].lstrip("0")
         sub = wipo["sub"].rstrip("0").ljust(2, "0")
@@ -204,7 +190,7 @@ def _read_hierarchy(
     if scheme == "fi" and text == "Z":
         # The row heading the broad-facet file, as A..H head theirs.
         return ClassificationCode(scheme="fi", kind="section", section="Z")
-    match = _HIERARCHY_RE.fullmatch(text)
+    match = _code._HIERARCHY_RE.fullmatch(text)
     if match is None:
         if scheme == "fi" and _FIELD_RES["facet"].fullmatch(text):
             return ClassificationCode(scheme="fi", kind="facet", facet=text)
@@ -230,12 +216,12 @@ def _read_hierarchy(
 
 
 def _read_fterm(original: str, text: str) -> ClassificationCode:
-    match = _FTERM_RE.fullmatch(text)
+    match = _code._FTERM_RE.fullmatch(text)
     if match is None:
         raise InvalidCodeError("fterm", original, _EXPECTED["fterm"])
-    kind: Kind = "theme"
+    kind: _code.Kind = "theme"
     number = match["number"]
-    if number == _VIEWPOINT_NUMBER:
+    if number == _code._VIEWPOINT_NUMBER:
         # F-term lists print a viewpoint's heading as number 00: the viewpoint itself.
         number = None
     if number is not None:
@@ -252,7 +238,7 @@ def _read_fterm(original: str, text: str) -> ClassificationCode:
 
 
 def _split_version(scheme: Scheme, original: str, text: str) -> tuple[str, str | None]:
-    match = _VERSION_SUFFIX_RE.fullmatch(text)
+    match = _code._VERSION_SUFFIX_RE.fullmatch(text)
     if match is None:
         return text, None
     if scheme != "ipc":
@@ -298,7 +284,7 @@ def parse_ipc_version(text: str) -> str:
     a code is valid, and a misread version would pick the wrong one.
     """
     original, normalized = _prepare("ipc", text, _EXPECTED_VERSION)
-    match = _VERSION_RE.fullmatch(normalized)
+    match = _code._VERSION_RE.fullmatch(normalized)
     version = None if match is None else match["v1"] or match["v2"]
     if version is None or not _FIELD_RES["version"].fullmatch(version):
         raise InvalidCodeError("ipc", original, _EXPECTED_VERSION, "not an IPC version")
