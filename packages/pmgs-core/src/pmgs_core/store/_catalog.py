@@ -22,6 +22,7 @@ from pmgs_core.records import (
     ThemeCategory,
 )
 from pmgs_core.store._arguments import check_kinds, check_limit, check_offset, page_fields
+from pmgs_core.store._concepts import document_head
 from pmgs_core.store._connection import StoreConnection
 
 __all__ = ["CatalogMixin"]
@@ -105,10 +106,7 @@ class CatalogMixin(StoreConnection):
             )
             items: list[DocumentListItem] = [
                 {
-                    "document_id": str(row[0]),
-                    "kind": str(row[1]),
-                    "language": row[2],
-                    "title": str(row[3]),
+                    **document_head(row),
                     "segment_count": int(row[6]),
                     "source": self._source(row[4], row[5]),
                 }

@@ -7,7 +7,8 @@ revisions are an error rather than a guess.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from collections.abc import Sequence
+from typing import Any, TypedDict, cast
 
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.notation import InvalidCodeError, InvalidSchemeError, parse_code, parse_ipc_version
@@ -16,7 +17,26 @@ from pmgs_core.schema import IPC_EDITIONS
 from pmgs_core.store._arguments import placeholders, valid_at
 from pmgs_core.store._connection import StoreConnection
 
-__all__ = ["ConceptReader"]
+__all__ = ["ConceptReader", "DocumentHead", "document_head"]
+
+
+class DocumentHead(TypedDict):
+    """What every document summary opens with (a ``DocumentRef`` or ``DocumentListItem``)."""
+
+    document_id: str
+    kind: str
+    language: str | None
+    title: str
+
+
+def document_head(row: Sequence[Any]) -> DocumentHead:
+    """The head of a summary from a row that starts ``document_key, kind, language, title``."""
+    return {
+        "document_id": str(row[0]),
+        "kind": str(row[1]),
+        "language": row[2],
+        "title": str(row[3]),
+    }
 
 
 class ConceptReader(StoreConnection):
@@ -132,14 +152,5 @@ class ConceptReader(StoreConnection):
             "LIMIT ?",
             (concept_id, -1 if limit is None else limit),
         )
-        refs: list[DocumentRef] = [
-            {
-                "document_id": str(row[0]),
-                "kind": str(row[1]),
-                "language": row[2],
-                "title": str(row[3]),
-                "role": str(row[4]),
-            }
-            for row in rows
-        ]
+        refs: list[DocumentRef] = [{**document_head(row), "role": str(row[4])} for row in rows]
         return refs, int(count_row[0]) if count_row else 0
