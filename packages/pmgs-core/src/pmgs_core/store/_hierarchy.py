@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from pmgs_core.records import (
@@ -36,32 +37,72 @@ from pmgs_core.store._concepts import ConceptReader
 
 __all__ = ["HierarchyMixin"]
 
-_Self = TypeVar("_Self")
 _Params = ParamSpec("_Params")
 _Result = TypeVar("_Result")
+
+
+@dataclass(frozen=True)
+class _OneWay:
+    """A store's hierarchy in one fixed direction: what ``parents`` and ``children`` run."""
+
+    store: HierarchyMixin
+    direction: Direction
+
+    def listing(
+        self,
+        scheme: str,
+        code: str,
+        release: str = "current",
+        edition: str | None = None,
+        language: str = "ja",
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> HierarchyPage | list[HierarchySummary]:
+        """A :meth:`HierarchyMixin.hierarchy` page with ``limit``, else every summary."""
+
+        def page(page_limit: int, page_offset: int) -> HierarchyPage:
+            return self.store.hierarchy(
+                self.direction,
+                scheme,
+                code,
+                release,
+                edition,
+                language,
+                limit=page_limit,
+                offset=page_offset,
+            )
+
+        if limit is not None:
+            return page(limit, offset)
+        items: list[HierarchySummary] = []
+        next_offset: int | None = check_offset(offset, "offset")
+        while next_offset is not None:
+            found = page(MAX_LIMIT, next_offset)
+            items.extend(found["items"])
+            next_offset = found["next_offset"]
+        ensure_response_size(items)
+        return items
 
 
 def _one_direction(
     direction: Direction,
     doc: str,
-    listing: Callable[Concatenate[_Self, Direction, _Params], _Result],
-) -> Callable[Concatenate[_Self, _Params], _Result]:
-    """``listing`` with its direction fixed: one implementation behind ``parents``/``children``.
+    listing: Callable[Concatenate[_OneWay, _Params], _Result],
+) -> Callable[Concatenate[HierarchyMixin, _Params], _Result]:
+    """``listing`` bound to ``direction``: one implementation behind ``parents``/``children``.
 
-    The method keeps the listing's signature without ``direction`` (for :mod:`inspect` and the
-    type checker alike), its own name and docstring.
+    The method has the listing's signature (for :mod:`inspect` and the type checker alike),
+    its own name and docstring.
     """
 
-    def method(self: _Self, /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
-        return listing(self, direction, *args, **kwargs)
+    def method(self: HierarchyMixin, /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
+        return listing(_OneWay(self, direction), *args, **kwargs)
 
-    signature = inspect.signature(listing)
     method.__name__ = direction
     method.__qualname__ = f"HierarchyMixin.{direction}"
     method.__doc__ = doc
-    method.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[param for name, param in signature.parameters.items() if name != "direction"]
-    )
+    method.__signature__ = inspect.signature(listing)  # type: ignore[attr-defined]
     return method
 
 
@@ -287,48 +328,13 @@ class HierarchyMixin(ConceptReader):
             )
         return summaries
 
-    def _listing(
-        self,
-        direction: Direction,
-        scheme: str,
-        code: str,
-        release: str = "current",
-        edition: str | None = None,
-        language: str = "ja",
-        *,
-        limit: int | None = None,
-        offset: int = 0,
-    ) -> HierarchyPage | list[HierarchySummary]:
-        """:meth:`parents` and :meth:`children`, with their direction as the first argument."""
-        if limit is not None:
-            return self.hierarchy(
-                direction, scheme, code, release, edition, language, limit=limit, offset=offset
-            )
-        items: list[HierarchySummary] = []
-        next_offset: int | None = check_offset(offset, "offset")
-        while next_offset is not None:
-            page = self.hierarchy(
-                direction,
-                scheme,
-                code,
-                release,
-                edition,
-                language,
-                limit=MAX_LIMIT,
-                offset=next_offset,
-            )
-            items.extend(page["items"])
-            next_offset = page["next_offset"]
-        ensure_response_size(items)
-        return items
-
     parents = _one_direction(
         "parents",
         "Ancestors: a :meth:`hierarchy` page with ``limit``, else every summary as a list.",
-        _listing,
+        _OneWay.listing,
     )
     children = _one_direction(
         "children",
         "Children: a :meth:`hierarchy` page with ``limit``, else every summary as a list.",
-        _listing,
+        _OneWay.listing,
     )
