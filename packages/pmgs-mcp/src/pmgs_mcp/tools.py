@@ -328,11 +328,24 @@ def build_toolset(
     include_browse: bool = False,
 ) -> ToolSet:
     """The tools of one server: the contract's three, plus the browse tools if asked."""
+
+    def record_tool(
+        name: str,
+        title: str,
+        description: str,
+        input_schema: dict[str, Any],
+        record_type: str,
+        run: Callable[[StoreLike, dict[str, Any]], Mapping[str, Any]],
+    ) -> ToolSpec:
+        """A tool answering one pmgs-core record type, unchanged: that type is its output."""
+        output_schema = record_output_schema(load_schema, record_type)
+        return ToolSpec(name, title, description, input_schema, output_schema, run)
+
     specs = [
-        ToolSpec(
-            name="lookup_classification",
-            title="Look up an FI, F-term or IPC code",
-            description=_evidence(
+        record_tool(
+            "lookup_classification",
+            "Look up an FI, F-term or IPC code",
+            _evidence(
                 "Read one classification code from the local PMGS reference: its titles and "
                 "texts (with source file and locator), properties, parent/theme/concordance "
                 "relations (paged: relation_limit/relation_offset), linked documents and, for "
@@ -340,14 +353,14 @@ def build_toolset(
                 "code that does not exist returns match_status 'not_found' (no guess). Use "
                 "search_pmgs first when you do not know the code."
             ),
-            input_schema=LOOKUP_INPUT,
-            output_schema=record_output_schema(load_schema, "classification"),
-            run=_run_lookup,
+            LOOKUP_INPUT,
+            "classification",
+            _run_lookup,
         ),
-        ToolSpec(
-            name="search_pmgs",
-            title="Search classifications and documents by literal text",
-            description=_evidence(
+        record_tool(
+            "search_pmgs",
+            "Search classifications and documents by literal text",
+            _evidence(
                 "Literal (lexical) search over classification texts and documents of the "
                 "local PMGS reference; not semantic: no synonyms or spelling variants are "
                 "added. Results are split into results_by_type.classification and "
@@ -356,14 +369,14 @@ def build_toolset(
                 "of them. search_mode says which index answered. Follow up with "
                 "lookup_classification (code) or get_pmgs_document (document_id)."
             ),
-            input_schema=SEARCH_INPUT,
-            output_schema=record_output_schema(load_schema, "combined_search_page"),
-            run=_run_search,
+            SEARCH_INPUT,
+            "combined_search_page",
+            _run_search,
         ),
-        ToolSpec(
-            name="get_pmgs_document",
-            title="Read a PMGS document (handbook, explanation, definition PDF)",
-            description=_evidence(
+        record_tool(
+            "get_pmgs_document",
+            "Read a PMGS document (handbook, explanation, definition PDF)",
+            _evidence(
                 "Read a document of the local PMGS reference by document_id, in bounded "
                 "segments (segment_limit/segment_offset), optionally one PDF page, one "
                 "section (segment number) or one exact locator: at most one of the three, "
@@ -371,9 +384,9 @@ def build_toolset(
                 "separately. Unknown ids fail with DOCUMENT_NOT_FOUND, unknown selectors "
                 "with DOCUMENT_SELECTOR_NOT_FOUND."
             ),
-            input_schema=DOCUMENT_INPUT,
-            output_schema=record_output_schema(load_schema, "document_page"),
-            run=_run_document,
+            DOCUMENT_INPUT,
+            "document_page",
+            _run_document,
         ),
     ]
     if include_browse:
@@ -391,17 +404,17 @@ def build_toolset(
                 output_schema=paged_document_list_schema(load_schema),
                 run=_run_list_documents,
             ),
-            ToolSpec(
-                name="list_categories",
-                title="List document kinds and F-term themes",
-                description=_evidence(
+            record_tool(
+                "list_categories",
+                "List document kinds and F-term themes",
+                _evidence(
                     "The categories of the local PMGS reference with counts: document kinds "
                     "(usable as the kind of list_documents and get_document_count) and F-term "
                     "themes with their titles and numbers of codes."
                 ),
-                input_schema=LIST_CATEGORIES_INPUT,
-                output_schema=record_output_schema(load_schema, "categories"),
-                run=_run_list_categories,
+                LIST_CATEGORIES_INPUT,
+                "categories",
+                _run_list_categories,
             ),
             ToolSpec(
                 name="get_document_count",
@@ -411,17 +424,17 @@ def build_toolset(
                 output_schema=DOCUMENT_COUNT_OUTPUT,
                 run=_run_document_count,
             ),
-            ToolSpec(
-                name="release_info",
-                title="Describe the release being served",
-                description=(
+            record_tool(
+                "release_info",
+                "Describe the release being served",
+                (
                     "Which PMGS release the server answers from: release id, reference date "
                     "(基準日), source manifest SHA-256, schema and builder versions, "
                     "attribution and counts per scheme and document kind."
                 ),
-                input_schema=RELEASE_INPUT,
-                output_schema=record_output_schema(load_schema, "release_info"),
-                run=_run_release_info,
+                RELEASE_INPUT,
+                "release_info",
+                _run_release_info,
             ),
         ]
     return ToolSet(store=store, specs=tuple(specs))
