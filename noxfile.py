@@ -121,6 +121,18 @@ def integration(session: nox.Session) -> None:
     session.run("pytest", "tests-integration", *session.posargs)
 
 
+@nox.session(python=DEFAULT_PYTHON, default=False)
+def reliability(session: nox.Session) -> None:
+    """Crash consistency of setup and build under SIGKILL at random moments, and hostile
+    packages (tests-reliability/), with the short profile (about 10 kills of each kind).
+
+    Not a default session until it has proven stable; the long profile is run by hand:
+    ``nox -s reliability -- --reliability-profile long`` (figures in docs/reliability.md).
+    """
+    _sync(session, "--all-packages")
+    session.run("pytest", "tests-reliability", "--reliability-profile", "short", *session.posargs)
+
+
 @nox.session(python=DEFAULT_PYTHON)
 def bench(session: nox.Session) -> None:
     """The benchmark entry point at scale 0.01 with few calls, so its code cannot rot.
