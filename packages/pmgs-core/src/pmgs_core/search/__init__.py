@@ -38,35 +38,75 @@ is false and no total is reported) and that each hit shows the matching lines se
 scan stopped (at most :data:`MAX_MATCHES_PER_GROUP`).
 """
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from pmgs_core.search._folding import (
     bigram_tokens,
     fold_for_search,
     index_bigrams,
     is_indexed_bigram,
 )
-from pmgs_core.search._paging import (
-    MAX_MATCHES_PER_GROUP,
-    GroupedPage,
-    collect_groups,
-    combine_modes,
-    excerpt,
-)
-from pmgs_core.search._plan import (
-    MAX_QUERY_CHARS,
-    MAX_TERMS,
-    QueryPlan,
-    TermPlan,
-    check_query,
-    plan_query,
-)
-from pmgs_core.search._run import (
-    SearchReader,
-    SearchRequest,
-    candidate_sql,
-    search_classifications,
-    search_combined,
-    search_documents,
-)
+
+if TYPE_CHECKING:
+    from pmgs_core.search._paging import (
+        MAX_MATCHES_PER_GROUP,
+        GroupedPage,
+        collect_groups,
+        combine_modes,
+        excerpt,
+    )
+    from pmgs_core.search._plan import (
+        MAX_QUERY_CHARS,
+        MAX_TERMS,
+        QueryPlan,
+        TermPlan,
+        check_query,
+        plan_query,
+    )
+    from pmgs_core.search._run import (
+        SearchReader,
+        SearchRequest,
+        candidate_sql,
+        search_classifications,
+        search_combined,
+        search_documents,
+    )
+
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(
+        ("MAX_MATCHES_PER_GROUP", "GroupedPage", "collect_groups", "combine_modes", "excerpt"),
+        "_paging",
+    ),
+    **dict.fromkeys(
+        ("MAX_QUERY_CHARS", "MAX_TERMS", "QueryPlan", "TermPlan", "check_query", "plan_query"),
+        "_plan",
+    ),
+    **dict.fromkeys(
+        (
+            "SearchReader",
+            "SearchRequest",
+            "candidate_sql",
+            "search_classifications",
+            "search_combined",
+            "search_documents",
+        ),
+        "_run",
+    ),
+}
+"""Where each name lives. Only the folding is loaded with the package (the index builder
+and the schema need it); the query side loads on the first search, so that a cold
+``pmgs lookup`` does not pay for it."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "MAX_MATCHES_PER_GROUP",

@@ -13,7 +13,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from pmgs_core.datadir import (
     CurrentPointer,
@@ -24,8 +24,10 @@ from pmgs_core.datadir import (
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import Categories, ReleaseInfo, ReleaseRef, SourceRef, ensure_response_size
 from pmgs_core.schema import SCHEMA_VERSION
-from pmgs_core.search import SearchReader
 from pmgs_core.store._arguments import FETCH_BATCH
+
+if TYPE_CHECKING:
+    from pmgs_core.search import SearchReader
 
 __all__ = ["StoreConnection"]
 
@@ -223,6 +225,8 @@ class StoreConnection:
 
     def _search_reader(self) -> SearchReader:
         """What the search package may use of this store: rows, sources, release stamps."""
+        from pmgs_core.search import SearchReader
+
         return SearchReader(
             stream=self._stream,
             source=self._source,

@@ -8,16 +8,10 @@ Planning, folding, the candidate statement, grouping and paging all live in
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from pmgs_core import search as _engine
 from pmgs_core.records import ClassificationSearchPage, CombinedSearchPage, DocumentSearchPage
-from pmgs_core.search import (
-    SearchRequest,
-    candidate_sql,
-    check_query,
-    search_classifications,
-    search_combined,
-    search_documents,
-)
 from pmgs_core.store._arguments import (
     check_content_types,
     check_kinds,
@@ -34,8 +28,10 @@ __all__ = ["SearchMixin"]
 class SearchMixin(StoreConnection):
     """The search capability of :class:`pmgs_core.PMGSStore`."""
 
-    _candidate_sql = staticmethod(candidate_sql)
-    """Kept on the store so that a plan test can ``EXPLAIN`` exactly what a search runs."""
+    @staticmethod
+    def _candidate_sql(*args: Any, **kwargs: Any) -> Any:
+        """Kept on the store so that a plan test can ``EXPLAIN`` exactly what a search runs."""
+        return _engine.candidate_sql(*args, **kwargs)
 
     def _check_search_page(self, release: str, language: str, limit: int) -> tuple[str, int]:
         """The release, language and page size every search takes, checked in that order."""
@@ -56,13 +52,15 @@ class SearchMixin(StoreConnection):
 
         One hit per classification, ranked by its first matching line in package order.
         """
-        plan = check_query(query)
+        plan = _engine.check_query(query)
         checked_schemes = check_schemes(schemes)
         checked_language, checked_limit = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
-        request = SearchRequest(query, plan, checked_language, checked_limit, checked_schemes, None)
+        request = _engine.SearchRequest(
+            query, plan, checked_language, checked_limit, checked_schemes, None
+        )
         reader = self._search_reader()
-        return self._locked(lambda: search_classifications(reader, request, checked_offset))
+        return self._locked(lambda: _engine.search_classifications(reader, request, checked_offset))
 
     def search_documents(
         self,
@@ -80,13 +78,13 @@ class SearchMixin(StoreConnection):
         language. ``document_kinds`` restricts the kinds (the "category" of document-DB
         clients).
         """
-        plan = check_query(query)
+        plan = _engine.check_query(query)
         checked_language, checked_limit = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
         kinds = check_kinds(document_kinds)
-        request = SearchRequest(query, plan, checked_language, checked_limit, [], kinds)
+        request = _engine.SearchRequest(query, plan, checked_language, checked_limit, [], kinds)
         reader = self._search_reader()
-        return self._locked(lambda: search_documents(reader, request, checked_offset))
+        return self._locked(lambda: _engine.search_documents(reader, request, checked_offset))
 
     def search_pmgs(
         self,
@@ -105,19 +103,19 @@ class SearchMixin(StoreConnection):
 
         ``limit`` applies to each type separately; continue one type with its own offset.
         """
-        plan = check_query(query)
+        plan = _engine.check_query(query)
         checked_schemes = check_schemes(schemes)
         types = check_content_types(content_types)
         checked_language, checked_limit = self._check_search_page(release, language, limit)
         class_offset = check_offset(classification_offset, "classification_offset")
         doc_offset = check_offset(document_offset, "document_offset")
         kinds = check_kinds(document_kinds)
-        request = SearchRequest(
+        request = _engine.SearchRequest(
             query, plan, checked_language, checked_limit, checked_schemes, kinds
         )
         reader = self._search_reader()
         return self._locked(
-            lambda: search_combined(
+            lambda: _engine.search_combined(
                 reader,
                 request,
                 types,
