@@ -1,0 +1,407 @@
+"""Hostile and malformed packages, one table row each, built by the real ``pmgs build``.
+
+Each case damages a copy of one generated package (with the XML, HTML and PDF groups) in its
+own way — in the data groups or at the ZIP layer — and states what docs/pmgs-source-format.md
+("Irregularities: read, quarantined or fatal", ADR 0009) requires: a fatal code (the build
+stops, ``BUILD_FAILED`` with that issue code) or a quarantine reason (the build succeeds and
+the ``quarantine`` table holds a row with it). Either way nothing but the finished database
+may be left in the output directory, and every case must end within :data:`CASE_TIMEOUT`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+import unicodedata
+import zipfile
+from collections.abc import Callable
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pmgs_build.testing import corrupt, generate_package, make_zip
+
+RELEASE = "JPPM2026002"
+CASE_TIMEOUT = 120.0
+
+
+@dataclass(frozen=True)
+class Case:
+    """One hostile input: how to make it, and the outcome the policy requires."""
+
+    name: str
+    make: Callable[[Path], Path]  # the package directory (a copy) → the source to build
+    fatal: str | None = None
+    quarantine: str | None = None
+    also: tuple[str, ...] = ()  # further issue codes (errors or warnings) the build must record
+    finding: str | None = None  # a defect found by this suite, not fixed yet: strict xfail
+
+
+# ---------------------------------------------------------------------------- directory damage
+
+
+def _first(package: Path, group: str, pattern: str = "*") -> Path:
+    return sorted(p for p in (package / group).glob(pattern) if p.is_file())[0]
+
+
+def _corrupted(kind: str, group: str | None = None) -> Callable[[Path], Path]:
+    def make(package: Path) -> Path:
+        corrupt(package, kind, group=group)
+        return package
+
+    return make
+
+
+def _rewrite(group: str, edit: Callable[[bytes], bytes], pattern: str = "*") -> Callable:
+    def make(package: Path) -> Path:
+        path = _first(package, group, pattern)
+        path.write_bytes(edit(path.read_bytes()))
+        return package
+
+    return make
+
+
+def _add_file(relative: str, content: bytes) -> Callable[[Path], Path]:
+    def make(package: Path) -> Path:
+        (package / relative).write_bytes(content)
+        return package
+
+    return make
+
+
+def _symlink(package: Path) -> Path:
+    (package / "FI" / "FI" / "fi_link_20260331.csv").symlink_to("/etc/passwd")
+    return package
+
+
+def _fifo(package: Path) -> Path:
+    os.mkfifo(package / "FI" / "FI" / "fi_Y_20260331.csv")
+    return package
+
+
+def _no_copyright(package: Path) -> Path:
+    shutil.rmtree(package / "COPYRGHT")
+    return package
+
+
+def _two_copyrights(package: Path) -> Path:
+    (package / "COPYRGHT" / "copyright2.txt").write_text("second\n", encoding="utf-8")
+    return package
+
+
+def _xml_doctype(doctype: bytes) -> Callable[[bytes], bytes]:
+    def edit(data: bytes) -> bytes:
+        head, _, rest = data.partition(b"?>")
+        return head + b"?>\n" + doctype + rest
+
+    return edit
+
+
+BILLION_LAUGHS = (
+    b'<!DOCTYPE data [<!ENTITY a "lol">'
+    + b"".join(
+        b'<!ENTITY %s "%s">' % (chr(98 + i).encode(), (b"&" + chr(97 + i).encode() + b";") * 10)
+        for i in range(9)
+    )
+    + b"]>"
+)
+
+
+def _nested_html(data: bytes) -> bytes:
+    return b"<html><body>" + b"<div>" * 200_000 + b"x" + b"</div>" * 200_000 + data
+
+
+def _huge_field(data: bytes) -> bytes:
+    lines = data.splitlines(keepends=True)
+    return b'"' + b"A" * (200 << 20 >> 4) + b'",1,2,3,4\r\n' + b"".join(lines)
+
+
+def _budget_blown(data: bytes) -> bytes:
+    return b"\r\n".join(line.split(b",")[0] for line in data.splitlines()) + b"\r\n"
+
+
+def _nul_bytes(data: bytes) -> bytes:
+    return data[:40] + b"\x00" * 16 + data[40:]
+
+
+def _not_utf8_nor_cp932(data: bytes) -> bytes:
+    return data + b"\x81\x20\xff\xfe,\xa0\xa0,1,2,3\r\n"
+
+
+# ---------------------------------------------------------------------------- ZIP damage
+
+
+def _zip_with(
+    extra: list[tuple[zipfile.ZipInfo | str, bytes]], *, keep: bool = True
+) -> Callable[[Path], Path]:
+    """The package zipped as downloaded, plus hostile members."""
+
+    def make(package: Path) -> Path:
+        target = package.parent / f"{package.name}.zip"
+        if keep:
+            make_zip(package, target)
+            mode = "a"
+        else:
+            mode = "w"
+        with zipfile.ZipFile(target, mode, compression=zipfile.ZIP_DEFLATED) as zf:
+            for info, data in extra:
+                zf.writestr(info, data)
+        return target
+
+    return make
+
+
+def _symlink_member() -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(f"{RELEASE}/FI/FI/fi_Z_20260331.csv")
+    info.create_system = 3
+    info.external_attr = (stat.S_IFLNK | 0o777) << 16
+    return info
+
+
+def _zip_bytes(edit: Callable[[bytes], bytes]) -> Callable[[Path], Path]:
+    def make(package: Path) -> Path:
+        target = package.parent / f"{package.name}.zip"
+        make_zip(package, target)
+        target.write_bytes(edit(target.read_bytes()))
+        return target
+
+    return make
+
+
+def _count_bomb(package: Path) -> Path:
+    target = package.parent / f"{package.name}.zip"
+    make_zip(package, target)
+    with zipfile.ZipFile(target, "a") as zf:
+        for i in range(100_001):
+            zf.writestr(f"{RELEASE}/JUDGE/x{i}", b"")
+    return target
+
+
+def _two_tops(package: Path) -> Path:
+    target = package.parent / f"{package.name}.zip"
+    make_zip(package, target)
+    with zipfile.ZipFile(target, "a") as zf:
+        zf.writestr("OTHER/readme.txt", b"a second top directory")
+    return target
+
+
+CSV = f"{RELEASE}/FI/FI/fi_A_20260331.csv"
+NFD = unicodedata.normalize("NFD", "ガ")
+
+CASES: list[Case] = [
+    # data groups: fatal
+    Case("copyright_missing", _no_copyright, fatal="COPYRGHT_MISSING"),
+    Case("copyright_multiple", _two_copyrights, fatal="COPYRGHT_MULTIPLE"),
+    Case("copyright_empty", _corrupted("empty_copyright"), fatal="COPYRGHT_INVALID"),
+    Case(
+        "two_reference_dates", _corrupted("two_reference_dates"), fatal="REFERENCE_DATE_AMBIGUOUS"
+    ),
+    Case(
+        "ipc_several_valid", _corrupted("ipc_several_valid"), fatal="IPC_MULTIPLE_VALID_REVISIONS"
+    ),
+    Case("symlink_in_tree", _symlink, fatal="SOURCE_SYMLINK"),
+    Case("fifo_in_tree", _fifo, fatal="SOURCE_NOT_REGULAR_FILE"),
+    Case("xml_external_entity", _corrupted("xml_external_entity"), fatal="XML_DOCTYPE_REFUSED"),
+    Case(
+        "xml_billion_laughs",
+        _rewrite("FI/FI_KAISEI_DOC", _xml_doctype(BILLION_LAUGHS), "*.xml"),
+        fatal="XML_DOCTYPE_REFUSED",
+    ),
+    Case(
+        "xml_parameter_entity",
+        _rewrite(
+            "FI/FI_KAISEI_DOC",
+            _xml_doctype(b'<!DOCTYPE d [<!ENTITY % p SYSTEM "http://127.0.0.1:9/x"> %p;]>'),
+            "*.xml",
+        ),
+        fatal="XML_DOCTYPE_REFUSED",
+    ),
+    Case("fi_group_over_budget", _rewrite("FI/FI", _budget_blown), fatal="FORMAT_NOT_RECOGNISED"),
+    # data groups: quarantined
+    Case("fi_wrong_column_count", _corrupted("wrong_column_count"), quarantine="FI_COLUMN_COUNT"),
+    Case(
+        "fterm_kaisetsu_wrong_column_count",
+        _corrupted("wrong_column_count", "FTERM/FTERM_KAISETSU"),
+        quarantine="FTERM_KAISETSU_COLUMN_COUNT",
+    ),
+    Case(
+        "fi_text_unknown_code",
+        _corrupted("fi_text_unknown_code"),
+        quarantine="FI_TEXT_UNKNOWN_CODE",
+    ),
+    Case("bad_fi_code", _corrupted("bad_fi_code"), quarantine="CODE_INVALID"),
+    Case(
+        "concordance_marker",
+        _corrupted("bad_concordance_marker"),
+        quarantine="CONCORDANCE_MARKER_INVALID",
+    ),
+    # A whole file quarantined (CSV_ENCODING) is, at this small scale, over its group's budget.
+    Case(
+        "csv_nul_bytes",
+        _rewrite("FI/FI_HB", _nul_bytes),
+        fatal="FORMAT_NOT_RECOGNISED",
+        also=("CSV_ENCODING",),
+    ),
+    Case("csv_huge_field", _rewrite("FI/FI_HB", _huge_field), quarantine="CODE_INVALID"),
+    Case(
+        "csv_not_utf8_nor_cp932",
+        _rewrite("FI/FI_HB", _not_utf8_nor_cp932),
+        fatal="FORMAT_NOT_RECOGNISED",
+        also=("CSV_ENCODING",),
+    ),
+    Case("xml_not_well_formed", _corrupted("xml_not_well_formed"), quarantine="XML_MALFORMED"),
+    Case(
+        "xml_truncated",
+        _rewrite("FI/FI_KAISEI_DOC", lambda d: d[: len(d) // 2], "*.xml"),
+        quarantine="XML_MALFORMED",
+    ),
+    Case(
+        "xml_nul_bytes",
+        _rewrite("FI/FI_KAISEI_DOC", _nul_bytes, "*.xml"),
+        quarantine="XML_MALFORMED",
+    ),
+    Case(
+        "xml_invalid_shift_jis",
+        _rewrite(
+            "FI/FI_KAISEI_DOC", lambda d: d.replace(b"<title>", b"<title>\x85\xff", 1), "*.xml"
+        ),
+        quarantine="XML_ENCODING",
+    ),
+    # 200,000 nested <div>s before the table: read in bounded time, the table still found.
+    Case("html_deeply_nested", _rewrite("IPC_KAISEI", _nested_html), also=("HTML_RECOVERY_USED",)),
+    Case("pdf_truncated", _corrupted("pdf_truncated"), quarantine="PDF_UNREADABLE"),
+    Case("pdf_not_a_pdf", _corrupted("pdf_not_a_pdf"), quarantine="PDF_UNREADABLE"),
+    Case(
+        "pdf_named_after_no_code",
+        _add_file("REFERENCE/IPC_TEIGI/not-a-code.pdf", b"%PDF-1.4\n%%EOF\n"),
+        quarantine="PDF_NAME_INVALID",
+    ),
+    # the ZIP layer: fatal
+    Case("zip_traversal", _zip_with([(f"{RELEASE}/../evil.csv", b"x")]), fatal="ZIP_MEMBER_UNSAFE"),
+    Case("zip_absolute", _zip_with([(f"/{RELEASE}/abs.csv", b"x")]), fatal="ZIP_MEMBER_UNSAFE"),
+    Case("zip_backslash", _zip_with([(f"{RELEASE}\\FI\\b.csv", b"x")]), fatal="ZIP_MEMBER_UNSAFE"),
+    Case("zip_drive_letter", _zip_with([("C:/evil.csv", b"x")]), fatal="ZIP_MEMBER_UNSAFE"),
+    Case(
+        "zip_symlink_member",
+        _zip_with([(_symlink_member(), b"/etc/passwd")]),
+        fatal="ZIP_MEMBER_UNSAFE",
+    ),
+    Case("zip_duplicate_name", _zip_with([(CSV, b"dup")]), fatal="ZIP_LAYOUT_INVALID"),
+    Case(
+        "zip_duplicate_case",
+        _zip_with([(CSV.replace("fi_A", "FI_A"), b"dup")]),
+        fatal="ZIP_LAYOUT_INVALID",
+        finding="two members whose names differ only in case are both read (extracted on a "
+        "case-insensitive file system, one would replace the other)",
+    ),
+    Case(
+        "zip_duplicate_unicode_normalisation",
+        _zip_with(
+            [
+                (f"{RELEASE}/JUDGE/{unicodedata.normalize('NFC', 'ガ')}.txt", b"a"),
+                (f"{RELEASE}/JUDGE/{NFD}.txt", b"b"),
+            ]
+        ),
+        fatal="ZIP_LAYOUT_INVALID",
+        finding="two members whose names differ only in Unicode normalisation (NFC/NFD) are "
+        "both accepted (one path on macOS file systems)",
+    ),
+    Case(
+        "zip_bomb_by_ratio",
+        _zip_with([(f"{RELEASE}/JUDGE/zeros.csv", b"\0" * (64 << 20))]),
+        fatal="ZIP_TOO_LARGE",
+    ),
+    Case("zip_bomb_by_count", _count_bomb, fatal="ZIP_TOO_LARGE"),
+    Case("zip_truncated", _zip_bytes(lambda d: d[: len(d) // 2]), fatal="ZIP_INVALID"),
+    Case("zip_random_bytes", _zip_bytes(lambda d: os.urandom(len(d))), fatal="ZIP_INVALID"),
+    Case("zip_two_top_directories", _two_tops, fatal="ZIP_LAYOUT_INVALID"),
+]
+
+
+# ---------------------------------------------------------------------------- the test
+
+
+def _pmgs(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
+    assert exe is not None, "the pmgs console script is not installed"
+    env = dict(os.environ, COLUMNS="160")
+    return subprocess.run(
+        [exe, *map(str, args)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        check=False,
+        timeout=CASE_TIMEOUT,
+    )
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("pristine")
+    return generate_package(root, scale=0.001, seed=7, release=RELEASE, with_documents=True).path
+
+
+@pytest.fixture(scope="module")
+def outcomes(figures: Any) -> dict[str, Any]:
+    section: dict[str, Any] = {"cases": len(CASES), "as_required": 0, "results": {}}
+    figures.sections["hostile_packages"] = section
+    return section
+
+
+def test_the_corpus_is_large_enough() -> None:
+    assert len({case.name for case in CASES}) == len(CASES) >= 30
+
+
+PARAMS = [
+    pytest.param(
+        case,
+        id=case.name,
+        marks=[pytest.mark.xfail(strict=True, reason=case.finding)] if case.finding else [],
+    )
+    for case in CASES
+]
+
+
+@pytest.mark.parametrize("case", PARAMS)
+def test_hostile_package(
+    case: Case, pristine: Path, tmp_path: Path, outcomes: dict[str, Any]
+) -> None:
+    package = tmp_path / "src" / RELEASE
+    shutil.copytree(pristine, package, symlinks=True)
+    source = case.make(package)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    output = out_dir / "ref.sqlite"
+    result = _pmgs("build", source, output, "--json")
+    left = sorted(p.name for p in out_dir.iterdir())
+    if result.returncode == 0:
+        with closing(sqlite3.connect(f"{output.as_uri()}?mode=ro", uri=True)) as conn:
+            quarantined = {r for (r,) in conn.execute("SELECT reason FROM quarantine")}
+            issues = {c for (c,) in conn.execute("SELECT code FROM build_issue")}
+        reasons = sorted(quarantined | issues)
+        got = f"built, quarantined {sorted(quarantined)}, issues {sorted(issues)}"
+    else:
+        error = json.loads(result.stdout)["error"]
+        reasons = sorted({i["code"] for i in error["details"].get("issues", [])})
+        got = f"{error['code']} {reasons}"
+    outcomes["results"][case.name] = got
+    if case.fatal is not None:
+        assert result.returncode != 0, f"expected {case.fatal}: {got}"
+        assert case.fatal in reasons, got
+        assert left == [], f"left in the output directory: {left}"
+    else:
+        assert result.returncode == 0, f"expected a build: {got}"
+        assert left == ["ref.sqlite"], f"left in the output directory: {left}"
+        if case.quarantine is not None:
+            assert case.quarantine in quarantined, got
+    assert set(case.also) <= set(reasons), got
+    outcomes["as_required"] += 1
