@@ -73,39 +73,20 @@ if TYPE_CHECKING:
         search_documents,
     )
 
-_LAZY: dict[str, str] = {
-    **dict.fromkeys(
-        ("MAX_MATCHES_PER_GROUP", "GroupedPage", "collect_groups", "combine_modes", "excerpt"),
-        "_paging",
-    ),
-    **dict.fromkeys(
-        ("MAX_QUERY_CHARS", "MAX_TERMS", "QueryPlan", "TermPlan", "check_query", "plan_query"),
-        "_plan",
-    ),
-    **dict.fromkeys(
-        (
-            "SearchReader",
-            "SearchRequest",
-            "candidate_sql",
-            "search_classifications",
-            "search_combined",
-            "search_documents",
-        ),
-        "_run",
-    ),
-}
-"""Where each name lives. Only the folding is loaded with the package (the index builder
-and the schema need it); the query side loads on the first search, so that a cold
-``pmgs lookup`` does not pay for it."""
+_QUERY_SIDE = ("_plan", "_paging", "_run")
+"""Modules loaded on the first search. Only the folding is loaded with the package (the index
+builder and the schema need it), so that a cold ``pmgs lookup`` does not pay for the query
+side; ``_run`` imports the other two, so loading all three costs nothing extra."""
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+    for module_name in _QUERY_SIDE:
+        module = import_module(f"{__name__}.{module_name}")
+        if name in module.__all__:
+            value = getattr(module, name)
+            globals()[name] = value
+            return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
