@@ -18,6 +18,7 @@ import stat
 import subprocess
 import sys
 import unicodedata
+import warnings
 import zipfile
 from collections.abc import Callable
 from contextlib import closing
@@ -151,7 +152,11 @@ def _zip_with(
             mode = "a"
         else:
             mode = "w"
-        with zipfile.ZipFile(target, mode, compression=zipfile.ZIP_DEFLATED) as zf:
+        with (
+            warnings.catch_warnings(),  # "Duplicate name": wanted here
+            zipfile.ZipFile(target, mode, compression=zipfile.ZIP_DEFLATED) as zf,
+        ):
+            warnings.simplefilter("ignore", UserWarning)
             for info, data in extra:
                 zf.writestr(info, data)
         return target
@@ -160,7 +165,7 @@ def _zip_with(
 
 
 def _symlink_member() -> zipfile.ZipInfo:
-    info = zipfile.ZipInfo(f"{RELEASE}/FI/FI/fi_Z_20260331.csv")
+    info = zipfile.ZipInfo(f"{RELEASE}/FI/FI/fi_link_20260331.csv")
     info.create_system = 3
     info.external_attr = (stat.S_IFLNK | 0o777) << 16
     return info
