@@ -20,7 +20,7 @@ import pytest
 
 PROFILES: dict[str, dict[str, int]] = {
     "short": {"setup_kills": 10, "build_kills": 10},
-    "long": {"setup_kills": 60, "build_kills": 24},
+    "long": {"setup_kills": 50, "build_kills": 20},
 }
 
 

@@ -46,6 +46,9 @@ FIRST_RELEASE = "JPPM2026002"
 NEXT_RELEASE = "JPPM2026003"
 LOOKUP = ("fi", "B60J5/00@A")  # generate_package's examples["fi_with_file_symbol"]
 _SHA_NAME_LEN = 64
+MAX_TRIALS_PER_KILL = 4
+"""Runs that end before their kill moment do not count as kills; trials go on until the
+profile's number of kills has landed, or stop (failing) after this many runs per kill."""
 GRACE_SECONDS = 5.0
 """How long a child of a killed run may take to notice (stdin closed) and exit."""
 
@@ -261,13 +264,16 @@ def test_setup_survives_sigkill_at_random_moments(
 ) -> None:
     rng = random.Random(figures.seed)
     kills = profile["setup_kills"]
+    trials = 0
     digests = {FIRST_RELEASE: packages.first_digest, NEXT_RELEASE: packages.next_digest}
     stages: Counter[str] = Counter()
     outcomes: Counter[str] = Counter()
     statuses: Counter[str] = Counter()
     survivors = 0
     started = time.monotonic()
-    for trial in range(kills):
+    while outcomes["killed"] < kills:
+        assert trials < MAX_TRIALS_PER_KILL * kills, f"too few kills landed: {dict(outcomes)}"
+        trial, trials = trials, trials + 1
         upgrade = trial % 2 == 1
         root = tmp_path / f"setup-{trial}"
         if upgrade:
@@ -315,8 +321,9 @@ def test_setup_survives_sigkill_at_random_moments(
         assert unexpected_files(root) == [], f"{where}: left behind"
         shutil.rmtree(root)
     figures.sections["setup_sigkill"] = {
-        "kills_tried": kills,
-        "kills_survived": kills,
+        "runs_started": trials,
+        "kills_landed": outcomes["killed"],
+        "kills_survived": outcomes["killed"],
         "full_run_seconds": {
             "first_install": round(packages.seconds_first, 2),
             "upgrade": round(packages.seconds_upgrade, 2),
@@ -338,6 +345,7 @@ def test_build_survives_sigkill_at_random_moments(
 ) -> None:
     rng = random.Random(figures.seed + 1)
     kills = profile["build_kills"]
+    trials = 0
     reference = tmp_path / "reference.sqlite"
     duration, result = timed(["build", packages.first, reference, "--json"])
     assert result.returncode == 0, result.stderr
@@ -347,7 +355,9 @@ def test_build_survives_sigkill_at_random_moments(
     stale_after_next_build = 0
     survivors = 0
     started = time.monotonic()
-    for trial in range(kills):
+    while outcomes["killed"] < kills:
+        assert trials < MAX_TRIALS_PER_KILL * kills, f"too few kills landed: {dict(outcomes)}"
+        trial, trials = trials, trials + 1
         out_dir = tmp_path / f"build-{trial}"
         out_dir.mkdir()
         output = out_dir / "ref.sqlite"
@@ -357,6 +367,7 @@ def test_build_survives_sigkill_at_random_moments(
             ["build", packages.first, output, "--json"], delay, tmp_path / f"b{trial}.log"
         )
         survivors += killed.survivors
+        outcomes["killed" if killed.returncode != 0 else "completed before the kill"] += 1
         temps = sorted(out_dir.glob(".ref.sqlite.tmp-*"))
         stale_after_kill += len(temps)
         if output.exists():
@@ -364,7 +375,6 @@ def test_build_survives_sigkill_at_random_moments(
             outcomes["complete output published"] += 1
             check = pmgs("validate", output, "--json")
             assert check.returncode == 0, f"{where}: a published output fails validation"
-            assert killed.returncode == 0 or temps, where
         else:
             outcomes["nothing at the output path"] += 1
         assert sorted(p.name for p in out_dir.iterdir() if p not in temps) in (
@@ -384,8 +394,9 @@ def test_build_survives_sigkill_at_random_moments(
         assert all(p.name.startswith(".ref.sqlite.tmp-") for p in left), where
         shutil.rmtree(out_dir)
     figures.sections["build_sigkill"] = {
-        "kills_tried": kills,
-        "kills_survived": kills,
+        "runs_started": trials,
+        "kills_landed": outcomes["killed"],
+        "kills_survived": outcomes["killed"],
         "full_run_seconds": round(duration, 2),
         "outcomes": dict(outcomes),
         "temp_files_left_by_the_kill": stale_after_kill,
