@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
@@ -486,3 +488,25 @@ def test_blank_record_and_unknown_file_are_warnings(tmp_path: Path) -> None:
         assert rows == [("01", "row:1"), ("02", "row:2"), ("03", "row:4")]
     finally:
         conn.close()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="stale files are recognised by POSIX pids")
+def test_a_killed_builds_temporary_file_is_removed_by_the_next_build(tmp_path: Path) -> None:
+    finished = subprocess.Popen([sys.executable, "-c", "pass"])
+    finished.wait()  # its pid now names no process (a killed build's, say)
+    running = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        output = tmp_path / "out.sqlite"
+        dead = tmp_path / f".out.sqlite.tmp-{finished.pid}"
+        alive = tmp_path / f".out.sqlite.tmp-{running.pid}"
+        other = tmp_path / f".other.sqlite.tmp-{finished.pid}"
+        for path in (dead, alive, other):
+            path.write_bytes(b"half a database")
+        build_database(HANDMADE, output)
+        assert output.is_file()
+        assert not dead.exists()
+        assert alive.read_bytes() == b"half a database"  # a build still running: untouched
+        assert other.exists()  # another output's files are not this build's business
+    finally:
+        running.kill()
+        running.wait()

@@ -418,6 +418,28 @@ class _Build:
         )
 
 
+def _remove_stale_temporaries(output: Path) -> None:
+    """Remove the temporary files that killed builds of the same output left behind.
+
+    A build removes its own ``.OUT.tmp-PID`` on any exception, but SIGKILL (or a power cut)
+    gives it no chance; the next build of that output clears the files of processes that no
+    longer run. Only on POSIX, where signal 0 probes a process without touching it; a pid
+    that was reused keeps its file, which is the safe side.
+    """
+    if os.name != "posix":
+        return
+    for stale in output.parent.glob(f".{output.name}.tmp-*"):
+        pid_text = stale.name.rsplit("-", 1)[-1]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:
+            stale.unlink(missing_ok=True)
+        except (PermissionError, OverflowError):
+            continue  # alive under another user, or no such pid at all: leave it
+
+
 def _quarantine_body(entry: Quarantined) -> str:
     """What a search finds of a quarantined record: its raw text, else why it has none."""
     if entry.raw:
@@ -488,6 +510,7 @@ def build_database(
         package.close()
         raise
     inventory_seconds = time.perf_counter() - inventory_started
+    _remove_stale_temporaries(output_path)
     temporary = output_path.with_name(f".{output_path.name}.tmp-{os.getpid()}")
     temporary.unlink(missing_ok=True)
     try:
