@@ -11,6 +11,7 @@ import click
 from pmgs_cli.commands.demo import demo
 from pmgs_cli.commands.doctor import doctor
 from pmgs_cli.commands.manage import build, setup, validate
+from pmgs_cli.commands.notes import notes
 from pmgs_cli.commands.query import document, hierarchy, lookup, quarantine, release, search
 from pmgs_core import COMMAND_ENTRY_POINT_GROUP, CommandMain
 
@@ -120,6 +121,7 @@ for _command in (
     release,
     quarantine,
     demo,
+    notes,
 ):
     cli.add_command(_command)
 

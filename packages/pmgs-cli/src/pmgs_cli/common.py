@@ -83,6 +83,16 @@ _HINTS: Final[Mapping[str, str]] = {
     "DOCUMENT_SELECTOR_NOT_FOUND": "The page/section/locator does not exist in this document.",
     "MULTIPLE_ACTIVE_REVISIONS": "Pass --ipc-version to choose one revision.",
     "RESPONSE_TOO_LARGE": "Use a smaller limit.",
+    "INVALID_PATH": "Give --path as one line of text (at most 1024 characters).",
+    "INVALID_CATEGORY": "Give --category as one line of text (at most 100 characters).",
+    "INVALID_CONTENT": "Give non-empty UTF-8 text without control characters.",
+    "INVALID_PAGE": "Pages start at 1.",
+    "ITEM_TOO_LARGE": "Split the text: one note holds at most 1,000,000 characters.",
+    "TOO_MANY_ITEMS": "Remove notes you no longer need (`pmgs notes rm`).",
+    "ITEM_NOT_FOUND": "Find item ids with `pmgs notes show DOCUMENT` or `pmgs notes search`.",
+    "COLLECTION_BUSY": "Another process is writing to the collection; try again.",
+    "COLLECTION_ERROR": "Check --collection; a collection written by a newer pmgs needs "
+    "that version.",
     "SETUP_LOCKED": "Another setup is running on this data directory; wait for it.",
     "SOURCE_NOT_FOUND": "Give the path of the PMGS release directory or its ZIP.",
     "SOURCE_INVALID": "Give the unmodified JPO PMGS package (directory JPPMnnnnnnn or ZIP).",
@@ -103,7 +113,7 @@ def exit_code_for(code: str) -> int:
     """The documented exit code of an error code (docs/cli.md)."""
     if code in _DATABASE_CODES:  # before INVALID_*: INVALID_POINTER is a database problem
         return EXIT_DATABASE
-    if code.startswith("INVALID_"):
+    if code.startswith("INVALID_") or ERROR_CATEGORIES.get(code) == "input":  # type: ignore[call-overload]
         return EXIT_USAGE
     if code in _NOT_FOUND_CODES:
         return EXIT_NOT_FOUND

@@ -5,6 +5,8 @@ architecture test refuses imports of anything else, so the modules behind this f
 reorganised without breaking the other packages.
 """
 
+from typing import TYPE_CHECKING
+
 from pmgs_core.datadir import (
     CurrentPointer,
     ResolvedDatabase,
@@ -77,10 +79,23 @@ from pmgs_core.schema import (
 )
 from pmgs_core.store import MAX_LIMIT, PMGSStore
 
+if TYPE_CHECKING:
+    from pmgs_core.collection import COLLECTION_FILE, Collection
 
-def __getattr__(name: str) -> str:
+
+_COLLECTION_EXPORTS = frozenset({"COLLECTION_FILE", "Collection"})
+"""Names served from :mod:`pmgs_core.collection` on first use: it imports sqlite-utils, whose
+start-up cost ``pmgs lookup`` must not pay."""
+
+
+def __getattr__(name: str) -> object:
     """Look the version up only when asked: importlib.metadata costs ~60 ms of cold start,
-    and ``pmgs lookup`` must start in 0.3 s."""
+    and ``pmgs lookup`` must start in 0.3 s. The collection is imported lazily for the same
+    reason."""
+    if name in _COLLECTION_EXPORTS:
+        from pmgs_core import collection
+
+        return getattr(collection, name)
     if name == "__version__":
         from importlib.metadata import PackageNotFoundError, version
 
@@ -92,6 +107,7 @@ def __getattr__(name: str) -> str:
 
 
 __all__ = [
+    "COLLECTION_FILE",
     "COMMAND_ENTRY_POINT_GROUP",
     "CONTENT_ROLE",
     "DOCUMENT_KINDS",
@@ -111,6 +127,7 @@ __all__ = [
     "ClassificationCode",
     "ClassificationRecord",
     "ClassificationSearchPage",
+    "Collection",
     "CombinedSearchPage",
     "CommandMain",
     "CurrentPointer",

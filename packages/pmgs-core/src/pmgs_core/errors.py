@@ -31,10 +31,18 @@ ErrorCode = Literal[
     "INVALID_QUERY",
     "INVALID_ARGUMENT",
     "INVALID_DOCUMENT_SELECTOR",
+    # ... and for the user's writable collection (pmgs_core.collection).
+    "INVALID_PATH",
+    "INVALID_CATEGORY",
+    "INVALID_CONTENT",
+    "INVALID_PAGE",
+    "ITEM_TOO_LARGE",
+    "TOO_MANY_ITEMS",
     # The request is valid but names something the database does not hold.
     "RELEASE_NOT_FOUND",
     "DOCUMENT_NOT_FOUND",
     "DOCUMENT_SELECTOR_NOT_FOUND",
+    "ITEM_NOT_FOUND",
     # The data cannot answer without guessing, or the answer is too large.
     "MULTIPLE_ACTIVE_REVISIONS",
     "RESPONSE_TOO_LARGE",
@@ -46,6 +54,8 @@ ErrorCode = Literal[
     "DATABASE_INVALID",
     "DATABASE_ERROR",
     "STORE_CLOSED",
+    "COLLECTION_BUSY",
+    "COLLECTION_ERROR",
 ]
 
 ERROR_CODES: Final[tuple[ErrorCode, ...]] = get_args(ErrorCode)

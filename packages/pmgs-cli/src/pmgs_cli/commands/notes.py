@@ -1,0 +1,377 @@
+"""``pmgs notes``: the user's own collection (notes, search formulas, excerpts).
+
+It lives in its own writable file beside the release (``<data dir>/collection/
+collection.sqlite``); nothing here touches the release database. What it holds is the user's
+text, never JPO evidence, and every record says ``source: user_collection``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar, cast
+
+import click
+
+from pmgs_cli.common import EXIT_OK, CliFailure, emit_json, handle_errors
+
+__all__ = ["notes"]
+
+COLLECTION_ENV_VAR = "PMGS_COLLECTION"
+_SNIFF_BYTES = 8192
+_MAX_FILE_BYTES = 4_000_000  # a 1,000,000-character note in UTF-8 is at most 4 MB
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class NotesContext:
+    """Where the collection is, and how to print; handed to each subcommand as ``n``."""
+
+    collection: Path | None
+    data_dir: Path | None
+    as_json: bool
+
+    def path(self) -> Path:
+        """``--collection``, else ``--data-dir``, else ``$PMGS_COLLECTION``, else the default
+        data directory's collection file."""
+        from pmgs_core import COLLECTION_FILE, default_data_dir
+
+        if self.collection is not None:
+            return self.collection
+        if self.data_dir is not None:
+            return self.data_dir / COLLECTION_FILE
+        env = os.environ.get(COLLECTION_ENV_VAR)
+        if env:
+            return Path(env)
+        return default_data_dir() / COLLECTION_FILE
+
+    def open(self) -> Any:
+        from pmgs_core import Collection
+
+        return Collection(self.path())
+
+    def finish(self, record: Any, human: Callable[[Any], None]) -> NoReturn:
+        if self.as_json:
+            emit_json(record)
+        else:
+            human(record)
+        sys.exit(EXIT_OK)
+
+
+def _notes_options(func: F) -> F:
+    @functools.wraps(func)
+    def inject(
+        *args: Any,
+        collection: Path | None,
+        data_dir: Path | None,
+        as_json: bool,
+        debug: bool,
+        **kw: Any,
+    ) -> Any:
+        return func(*args, n=NotesContext(collection, data_dir, as_json), **kw)
+
+    wrapped: Any = handle_errors(inject)
+    wrapped = click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")(
+        wrapped
+    )
+    wrapped = click.option("--json", "as_json", is_flag=True, help="Print the record as JSON.")(
+        wrapped
+    )
+    wrapped = click.option(
+        "--data-dir",
+        type=click.Path(path_type=Path, file_okay=False),
+        default=None,
+        help="Data directory whose collection/collection.sqlite to use.",
+    )(wrapped)
+    return cast(
+        F,
+        click.option(
+            "--collection",
+            type=click.Path(path_type=Path, dir_okay=False),
+            default=None,
+            help=f"The collection file itself (else --data-dir, ${COLLECTION_ENV_VAR}, default).",
+        )(wrapped),
+    )
+
+
+def _echo_document(doc: dict[str, Any]) -> None:
+    category = doc["category"] or "-"
+    click.echo(f"#{doc['id']}  {doc['path']}  [{category}]  {doc['chunk_count']} item(s)")
+
+
+@click.group()
+def notes() -> None:
+    """Your own notes beside the release: add, import, list, show, search, remove.
+
+    The collection is a separate, writable file (never the release database). Its texts are
+    yours, not JPO evidence: search results say source "user_collection".
+    """
+
+
+def _read_text(data: bytes, what: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CliFailure(
+            "INVALID_CONTENT", f"{what} is not UTF-8 text", details={"argument": "file"}
+        ) from exc
+
+
+@notes.command("add")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True))
+@click.option("--path", "logical", default=None, help="Logical path (default: FILE's name).")
+@click.option("--category", default=None, help="Category label.")
+@click.option("--mime", default=None, help="MIME type (default: from the path's extension).")
+@_notes_options
+def add(
+    file: Path, logical: str | None, category: str | None, mime: str | None, n: NotesContext
+) -> None:
+    """Make the note at --path hold FILE's text (FILE '-' reads stdin).
+
+    Adding the same text again changes nothing; a changed text replaces the old one.
+    """
+    if str(file) == "-":
+        if logical is None:
+            raise CliFailure("INVALID_PATH", "--path is required when reading stdin")
+        data = sys.stdin.buffer.read(_MAX_FILE_BYTES + 1)
+    else:
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise CliFailure(
+                "INVALID_ARGUMENT", "FILE cannot be read", details={"argument": "file"}
+            ) from exc
+        logical = logical if logical is not None else file.name
+    with n.open() as col:
+        record = col.put_document(_read_text(data, "FILE"), logical, mime, category)
+
+    def human(r: dict[str, Any]) -> None:
+        click.echo(f"{r['status']}: ", nl=False)
+        _echo_document(r["document"])
+
+    n.finish(record, human)
+
+
+def _text_files(root: Path) -> Iterator[tuple[Path, str]]:
+    """Regular files under ``root`` (symbolic links are not followed), with their logical
+    paths relative to it, in a stable order."""
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames.sort()
+        for name in sorted(filenames):
+            full = Path(dirpath) / name
+            if full.is_symlink() or not full.is_file():
+                continue
+            yield full, full.relative_to(root).as_posix()
+
+
+def _skip_reason(full: Path) -> str | None:
+    try:
+        size = full.stat().st_size
+        with full.open("rb") as handle:
+            head = handle.read(_SNIFF_BYTES)
+    except OSError:
+        return "unreadable"
+    if size > _MAX_FILE_BYTES:
+        return "too large"
+    if b"\x00" in head:
+        return "binary"
+    return None
+
+
+@notes.command("import")
+@click.argument("directory", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.option("--category", default=None, help="Category of every imported note.")
+@click.option("--prefix", default="", help="Put before each relative path (e.g. 'case-12/').")
+@_notes_options
+def import_(directory: Path, category: str | None, prefix: str, n: NotesContext) -> None:
+    """Import every text file under DIRECTORY, one note per file.
+
+    Idempotent: a file whose path and text are already in the collection is left alone, a
+    changed one is replaced. Binary, non-UTF-8, oversized and linked files are skipped and
+    listed. Each file is its own transaction: an interrupted import keeps the files done.
+    """
+    from pmgs_core import PMGSQueryError
+
+    files = list(_text_files(directory))
+    counts = {"added": 0, "replaced": 0, "unchanged": 0, "skipped": 0}
+    skipped: list[dict[str, str]] = []
+    with n.open() as col, col.tracking("import", total=len(files)) as progress:
+        bar = _ImportBar(len(files))
+        for done, (full, relative) in enumerate(files, start=1):
+            logical = prefix + relative
+            reason = _skip_reason(full)
+            if reason is None:
+                try:
+                    text = full.read_bytes().decode("utf-8-sig")
+                    counts[col.put_document(text, logical, None, category)["status"]] += 1
+                except UnicodeDecodeError:
+                    reason = "not UTF-8"
+                except PMGSQueryError as exc:
+                    if exc.code not in {"INVALID_CONTENT", "ITEM_TOO_LARGE", "INVALID_PATH"}:
+                        raise
+                    reason = exc.code
+            if reason is not None:
+                counts["skipped"] += 1
+                skipped.append({"path": logical, "reason": reason})
+            progress(done)
+            bar.advance(relative)
+        bar.close()
+    record = {
+        "record_type": "collection_import",
+        **counts,
+        "files": len(files),
+        "skipped_files": skipped,
+    }
+
+    def human(r: dict[str, Any]) -> None:
+        click.echo(
+            f"{r['files']} file(s): {r['added']} added, {r['replaced']} replaced, "
+            f"{r['unchanged']} unchanged, {r['skipped']} skipped"
+        )
+        for entry in r["skipped_files"]:
+            click.echo(f"  skipped {entry['path']}: {entry['reason']}", err=True)
+
+    n.finish(record, human)
+
+
+class _ImportBar:
+    """A Rich progress bar on stderr when it is a terminal, nothing otherwise."""
+
+    def __init__(self, total: int) -> None:
+        self._progress: Any = None
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            self._progress = Progress(
+                TextColumn("import"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[name]}"),
+                console=Console(stderr=True),
+            )
+            self._progress.start()
+            self._task = self._progress.add_task("import", total=total, name="")
+
+    def advance(self, name: str) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, advance=1, name=name[-40:])
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+@notes.command("list")
+@click.option("--category", default=None, help="Only this category.")
+@click.option("--limit", type=int, default=20, show_default=True, help="Notes per page (1-100).")
+@click.option("--page", type=int, default=1, show_default=True, help="Page number, from 1.")
+@_notes_options
+def list_(category: str | None, limit: int, page: int, n: NotesContext) -> None:
+    """List the notes page by page, oldest first."""
+    with n.open() as col:
+        record = col.list_documents(limit, page, category)
+
+    def human(r: dict[str, Any]) -> None:
+        for doc in r["items"]:
+            _echo_document(doc)
+        click.echo(f"page {r['page']} of {r['total_pages']} ({r['total_count']} note(s))")
+
+    n.finish(record, human)
+
+
+@notes.command("show")
+@click.argument("note")
+@click.option("--limit", type=int, default=20, show_default=True, help="Items per page (1-100).")
+@click.option("--offset", type=int, default=0, show_default=True)
+@_notes_options
+def show(note: str, limit: int, offset: int, n: NotesContext) -> None:
+    """Show a note (by id, or by its path) with its items."""
+    with n.open() as col:
+        if note.isascii() and note.isdigit():
+            record = col.get_document(int(note), limit, offset)
+        else:
+            record = col.find_document(note, limit, offset)
+
+    def human(r: dict[str, Any]) -> None:
+        _echo_document(r["document"])
+        for item in r["items"]:
+            click.echo(f"--- item {item['id']} (position {item['position']})")
+            click.echo(item["content"])
+        if r["has_more"]:
+            click.echo(f"... more items: --offset {r['next_offset']}")
+
+    n.finish(record, human)
+
+
+@notes.command("rm")
+@click.argument("ids", nargs=-1, type=int, required=True)
+@click.option("--item", "items", is_flag=True, help="IDS are item ids, not note ids.")
+@_notes_options
+def rm(ids: tuple[int, ...], items: bool, n: NotesContext) -> None:
+    """Remove notes (or, with --item, single items) by id."""
+    with n.open() as col:
+        results = [col.delete_item(i) if items else col.delete_document(i) for i in ids]
+    record = {"record_type": "collection_deleted", "deleted": results}
+
+    def human(r: dict[str, Any]) -> None:
+        for entry in r["deleted"]:
+            click.echo(f"removed {'item' if items else 'note'} {entry['id']}")
+
+    n.finish(record, human)
+
+
+@notes.command("search")
+@click.argument("text")
+@click.option("--category", default=None, help="Only notes of this category.")
+@click.option("--limit", type=int, default=10, show_default=True, help="Results (1-100).")
+@click.option("--min-score", type=float, default=0.0, show_default=True, help="0-1, 1 = best.")
+@click.option("--per-item", is_flag=True, help="One result per item, not per note.")
+@_notes_options
+def search(
+    text: str, category: str | None, limit: int, min_score: float, per_item: bool, n: NotesContext
+) -> None:
+    """Search your notes by words (lexical, BM25; not the official texts)."""
+    with n.open() as col:
+        record = col.search_text(text, limit, min_score, not per_item, category)
+
+    def human(r: dict[str, Any]) -> None:
+        if not r["items"]:
+            click.echo("no notes match")
+        for item in r["items"]:
+            click.echo(
+                f"{item['similarity']:.2f}  #{item['document_id']}/{item['id']}  {item['path']}"
+                f"  [{', '.join(item['matched_terms'])}]"
+            )
+            click.echo("    " + item["content"].replace("\n", " ")[:200])
+
+    n.finish(record, human)
+
+
+@notes.command("categories")
+@_notes_options
+def categories(n: NotesContext) -> None:
+    """List the categories of your notes with their counts."""
+    with n.open() as col:
+        record = col.list_categories()
+
+    def human(r: dict[str, Any]) -> None:
+        for entry in r["categories"]:
+            click.echo(f"{entry['category']}\t{entry['document_count']}")
+        click.echo(f"(no category)\t{r['uncategorised_document_count']}")
+
+    n.finish(record, human)
+
+
+@notes.command("reindex")
+@_notes_options
+def reindex(n: NotesContext) -> None:
+    """Rebuild the collection's search index (readers keep working meanwhile)."""
+    with n.open() as col:
+        record = col.reindex_collection()
+    n.finish(record, lambda r: click.echo(f"reindexed {r['items_indexed']} item(s)"))

@@ -1,0 +1,35 @@
+"""The user's writable collection, beside the read-only release (see ``_collection``).
+
+Imported lazily by :mod:`pmgs_core` (``pmgs_core.Collection``): sqlite-utils, which creates
+its tables, costs start-up time that ``pmgs lookup`` must not pay.
+"""
+
+from pmgs_core.collection._collection import (
+    COLLECTION_FILE,
+    MAX_COLLECTION_ITEMS,
+    SOURCE,
+    Collection,
+)
+from pmgs_core.collection._limits import (
+    CHUNK_CHARS,
+    MAX_CATEGORY_CHARS,
+    MAX_CONTENT_CHARS,
+    MAX_ITEM_CHARS,
+    MAX_PATH_CHARS,
+    MAX_QUERY_CHARS,
+)
+from pmgs_core.collection._schema import COLLECTION_SCHEMA_VERSION
+
+__all__ = [
+    "CHUNK_CHARS",
+    "COLLECTION_FILE",
+    "COLLECTION_SCHEMA_VERSION",
+    "MAX_CATEGORY_CHARS",
+    "MAX_COLLECTION_ITEMS",
+    "MAX_CONTENT_CHARS",
+    "MAX_ITEM_CHARS",
+    "MAX_PATH_CHARS",
+    "MAX_QUERY_CHARS",
+    "SOURCE",
+    "Collection",
+]
