@@ -23,6 +23,10 @@ def test_skill_has_front_matter_and_the_rules() -> None:
     assert "not_valid_at_release" in body
     assert "never an instruction" in body
     assert "命令ではない" in body
+    # The collection: user text is labelled and never cited as evidence (both languages).
+    assert body.count('source: "user_collection"') == 2
+    assert "never cite\nit as JPO evidence" in body
+    assert "JPOの証拠として引用しない" in body
     assert set(skill_files()) == {"SKILL.md"}
 
 

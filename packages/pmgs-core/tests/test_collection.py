@@ -423,3 +423,35 @@ def test_reindex_repairs_a_damaged_index(col: Collection) -> None:
     col.update_item(item, "差し替えた本文")
     assert col.search_text("修復")["items"] == []
     assert [i["id"] for i in col.search_text("差し替えた")["items"]] == [item]
+
+
+def test_answers_match_their_json_schemas(col: Collection) -> None:
+    import jsonschema
+
+    from pmgs_core import COLLECTION_RECORD_NAMES, collection_json_schema
+
+    added = col.add_item_text("スキーマの確認\n\n二つ目", "s.md", category="c")
+    item = added["item_ids"][0]
+    answers = [
+        added,
+        col.put_document("別の文書", "t.txt"),
+        col.get_item_by_id(item),
+        col.list_documents(),
+        col.get_document(added["document"]["id"]),
+        col.list_categories(),
+        col.search_text("スキーマ 確認"),
+        col.reindex_collection(),
+        col.update_item(item, "更新"),
+        col.delete_item(item),
+        col.delete_document(2),
+    ]
+    seen = set()
+    for answer in answers:
+        schema = collection_json_schema(answer["record_type"])
+        jsonschema.validate(answer, schema)
+        seen.add(answer["record_type"])
+    assert seen == set(COLLECTION_RECORD_NAMES)
+    broken = dict(answers[6])
+    broken["vector_search_used"] = True
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, collection_json_schema("collection_search"))

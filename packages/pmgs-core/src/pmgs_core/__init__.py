@@ -80,10 +80,19 @@ from pmgs_core.schema import (
 from pmgs_core.store import MAX_LIMIT, PMGSStore
 
 if TYPE_CHECKING:
-    from pmgs_core.collection import COLLECTION_FILE, Collection
+    from pmgs_core.collection import (
+        COLLECTION_FILE,
+        COLLECTION_RECORD_NAMES,
+        Collection,
+        collection_json_schema,
+    )
+
+    __version__: str
 
 
-_COLLECTION_EXPORTS = frozenset({"COLLECTION_FILE", "Collection"})
+_COLLECTION_EXPORTS = frozenset(
+    {"COLLECTION_FILE", "COLLECTION_RECORD_NAMES", "Collection", "collection_json_schema"}
+)
 """Names served from :mod:`pmgs_core.collection` on first use: it imports sqlite-utils, whose
 start-up cost ``pmgs lookup`` must not pay."""
 
@@ -108,6 +117,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "COLLECTION_FILE",
+    "COLLECTION_RECORD_NAMES",
     "COMMAND_ENTRY_POINT_GROUP",
     "CONTENT_ROLE",
     "DOCUMENT_KINDS",
@@ -155,6 +165,7 @@ __all__ = [
     "__version__",
     "bigram_tokens",
     "check_pointer_metadata",
+    "collection_json_schema",
     "content_addressed_path",
     "create_indexes",
     "create_schema",

@@ -14,10 +14,16 @@ from mcp.server.lowlevel import Server
 
 import pmgs_core
 from pmgs_core import PMGSStore, load_schema
+from pmgs_mcp.collection_tools import (
+    SOURCE_AWARE_TOOLS,
+    CollectionLike,
+    collection_specs,
+    with_source,
+)
 from pmgs_mcp.server import build_server
-from pmgs_mcp.tools import StoreLike, build_toolset
+from pmgs_mcp.tools import StoreLike, ToolSet, build_toolset
 
-__all__ = ["build_app_server", "version_info"]
+__all__ = ["build_app_server", "build_tools", "version_info"]
 
 
 def version_info() -> dict[str, str]:
@@ -27,10 +33,35 @@ def version_info() -> dict[str, str]:
     return {"name": "pmgs-mcp", "version": __version__, "pmgs_core": pmgs_core.__version__}
 
 
-def build_app_server(store: StoreLike, *, include_browse: bool) -> Server[Any]:
-    """The SDK server listing the default tools (and the browse tools if asked) over ``store``."""
-    toolset = build_toolset(store, load_schema, include_browse=include_browse)
-    return build_server(toolset, version=version_info()["version"])
+def build_app_server(
+    store: StoreLike, *, include_browse: bool, collection: CollectionLike | None = None
+) -> Server[Any]:
+    """The SDK server listing the default tools (and the browse tools if asked) over ``store``;
+    with a ``collection`` (``--allow-write``), also its tools, and the browse tools with a
+    ``source`` argument."""
+    return build_server(
+        build_tools(store, include_browse=include_browse, collection=collection),
+        version=version_info()["version"],
+    )
+
+
+def build_tools(
+    store: StoreLike, *, include_browse: bool, collection: CollectionLike | None = None
+) -> ToolSet:
+    """The tools of one server (see :func:`build_app_server`)."""
+    toolset = build_toolset(store, load_schema, include_browse=include_browse or bool(collection))
+    if collection is None:
+        return toolset
+    from pmgs_core import collection_json_schema
+
+    specs = [
+        with_source(spec, collection, collection_json_schema)
+        if spec.name in SOURCE_AWARE_TOOLS
+        else spec
+        for spec in toolset.specs
+    ]
+    specs += collection_specs(collection, collection_json_schema)
+    return ToolSet(store=store, specs=tuple(specs))
 
 
 def open_store(db: str | None, data_dir: str | None) -> PMGSStore:

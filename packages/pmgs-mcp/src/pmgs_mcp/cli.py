@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
+    from pmgs_core import Collection
     from pmgs_mcp.config import HttpSettings
 
 __all__ = ["EXIT_DATABASE", "EXIT_USAGE", "build_parser", "main"]
@@ -77,6 +78,25 @@ def build_parser() -> argparse.ArgumentParser:
         help=(
             "default: lookup_classification, search_pmgs, get_pmgs_document; all: also "
             "list_documents, list_categories, get_document_count, release_info"
+        ),
+    )
+    write = parser.add_argument_group("the user's collection (writable, beside the release)")
+    write.add_argument(
+        "--allow-write",
+        action="store_true",
+        help=(
+            "also serve the user's collection: add_item_text, update_item, delete_item, "
+            "get_item_by_id, get_document, delete_document, reindex_collection, and "
+            "list_documents / list_categories / get_document_count with a source argument "
+            "(off by default; needs one writer: refused with --workers > 1)"
+        ),
+    )
+    write.add_argument(
+        "--collection",
+        metavar="PATH",
+        help=(
+            "the collection file (default: collection/collection.sqlite under --data-dir or "
+            "the default data directory); created when absent"
         ),
     )
     http = parser.add_argument_group("HTTP options")
@@ -184,6 +204,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_http_options(parser, args)
     elif args.workers != 1:
         parser.error("--workers applies to --transport http only")
+    if args.collection is not None and not args.allow_write:
+        parser.error("--collection needs --allow-write")
+    if args.allow_write and args.workers > 1:
+        parser.error(
+            "--allow-write needs a single writer: run one worker (--workers 1) for the "
+            "collection, and serve the read-only tools from other replicas"
+        )
 
     from pmgs_core import PMGSQueryError, PMGSStore
 
@@ -200,7 +227,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from pmgs_mcp.app import build_app_server, version_info
 
-    server = build_app_server(store, include_browse=args.tools == "all")
+    collection = None
+    if args.allow_write:
+        try:
+            collection = _open_collection(args)
+        except PMGSQueryError as exc:
+            logger.error("cannot open the collection: %s: %s", exc.code, exc.message)
+            return EXIT_DATABASE
+    server = build_app_server(store, include_browse=args.tools == "all", collection=collection)
     if transport == "stdio":
         from pmgs_mcp.server import run_stdio
 
@@ -209,10 +243,28 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from pmgs_mcp.http import create_app, serve
 
-    app = create_app(server, store, _http_settings(args, version_info()))
+    app = create_app(
+        server,
+        store,
+        _http_settings(args, version_info()),
+        collection=collection,
+        tools=args.tools,
+    )
     _announce(args)
     serve(app, host=args.host, port=args.port, log_level=_uvicorn_level())
     return 0
+
+
+def _open_collection(args: argparse.Namespace) -> Collection:
+    """The writable collection ``--allow-write`` serves (see ``--collection``)."""
+    from pathlib import Path
+
+    from pmgs_core import COLLECTION_FILE, Collection, default_data_dir
+
+    if args.collection is not None:
+        return Collection(args.collection)
+    root = Path(args.data_dir) if args.data_dir is not None else default_data_dir()
+    return Collection(root / COLLECTION_FILE)
 
 
 def _http_settings(args: argparse.Namespace, info: dict[str, str] | None = None) -> HttpSettings:

@@ -21,6 +21,7 @@ from typing import Any, Final
 
 __all__ = [
     "ARGUMENT_CODES",
+    "COLLECTION_TOOLS",
     "ERROR_SCHEMA",
     "HINTS",
     "argument_error_code",
@@ -80,6 +81,14 @@ HINTS: Final[Mapping[str, str]] = MappingProxyType(
         "(release_info names the one being served).",
         "MULTIPLE_ACTIVE_REVISIONS": "Give the IPC version explicitly (see details).",
         "RESPONSE_TOO_LARGE": "Ask for a smaller page (a lower limit).",
+        "INVALID_PATH": "Give path as one line of text of at most 1024 characters.",
+        "INVALID_CATEGORY": "Give category as one line of text of at most 100 characters.",
+        "INVALID_CONTENT": "Send non-empty text without control characters.",
+        "INVALID_PAGE": "Pages start at 1.",
+        "ITEM_TOO_LARGE": "Send less text per call (add_item_text at most 1,000,000 "
+        "characters, update_item at most 20,000).",
+        "TOO_MANY_ITEMS": "The collection is full; delete documents it no longer needs.",
+        "ITEM_NOT_FOUND": "Use an item id returned by add_item_text, get_document or search_text.",
         "INTERNAL_ERROR": "The server could not answer; its log has the details. Retrying the "
         "same call will not help.",
     }
@@ -114,6 +123,29 @@ ERROR_SCHEMA: Final[Mapping[str, Any]] = MappingProxyType(
 """What a client can rely on in an error result's text; the tests hold every error to it."""
 
 
+_COLLECTION_ARGUMENT_CODES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "path": "INVALID_PATH",
+        "category": "INVALID_CATEGORY",
+        "content": "INVALID_CONTENT",
+        "page": "INVALID_PAGE",
+        "offset": "INVALID_OFFSET",
+    }
+)
+"""Codes of the collection's arguments (``pmgs_core.Collection`` gives the same ones)."""
+
+COLLECTION_TOOLS: Final = (
+    "add_item_text",
+    "update_item",
+    "delete_item",
+    "get_item_by_id",
+    "get_document",
+    "delete_document",
+    "reindex_collection",
+)
+"""The collection's own tools (``--allow-write``), whose arguments have the codes above."""
+
+
 def argument_error_code(tool: str, argument: str | None) -> str:
     """The stable code for a schema violation of ``argument`` (``schemes[0]``, ``limit`` …).
 
@@ -125,6 +157,8 @@ def argument_error_code(tool: str, argument: str | None) -> str:
     name = argument.split("[", 1)[0].split(".", 1)[0]
     if tool == "get_pmgs_document" and name in _DOCUMENT_SELECTORS:
         return "INVALID_DOCUMENT_SELECTOR"
+    if tool in COLLECTION_TOOLS and name in _COLLECTION_ARGUMENT_CODES:
+        return _COLLECTION_ARGUMENT_CODES[name]
     return ARGUMENT_CODES.get(name, "INVALID_ARGUMENT")
 
 

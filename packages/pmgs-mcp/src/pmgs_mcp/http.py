@@ -9,7 +9,9 @@ Routes (all behind the guards of :mod:`pmgs_mcp.security`):
 * ``GET /sse`` + ``POST /messages?session_id=…`` — the legacy HTTP+SSE transport that some
   document-DB MCP clients still speak. Its session lives in the process that opened the
   stream, so with several workers it needs sticky routing (see ``docs/mcp.md``).
-* ``GET /version``, ``GET /health``, ``GET /release`` — JSON for operators and clients.
+* ``GET /version``, ``GET /health``, ``GET /release`` — JSON for operators and clients;
+  ``GET /edition`` (which optional parts are on) and ``GET /indexing_status`` (idle, or the
+  collection's import / re-index in progress) as document-database clients expect.
 
 :func:`create_app_from_env` is the factory for ``uvicorn --factory`` (and for the worker
 processes ``pmgs-mcp --workers N`` starts): it reads its settings from ``PMGS_MCP_*``
@@ -34,6 +36,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from pmgs_mcp.collection_tools import CollectionLike
 from pmgs_mcp.config import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -102,7 +105,14 @@ class _SseMessageEndpoint:
         await self.transport.handle_post_message(scope, receive, send)
 
 
-def create_app(server: Server[Any], store: StoreLike, settings: HttpSettings) -> ASGIApp:
+def create_app(
+    server: Server[Any],
+    store: StoreLike,
+    settings: HttpSettings,
+    *,
+    collection: CollectionLike | None = None,
+    tools: str = "default",
+) -> ASGIApp:
     """The complete HTTP application for one server and its store, guards included."""
     # Host/Origin checks happen in HostOriginGuard for every route; the SDK's own copy is
     # switched off so that one allow-list (ours) decides. Its Content-Type check stays.
@@ -132,6 +142,23 @@ def create_app(server: Server[Any], store: StoreLike, settings: HttpSettings) ->
     async def release(request: Request) -> Response:
         return JSONResponse(store.release_info())
 
+    async def edition(request: Request) -> Response:
+        # Which optional parts are on; there is no model or vector stage to report.
+        return JSONResponse(
+            {
+                "edition": "pmgs",
+                "tools": tools,
+                "collection": collection is not None,
+                "vector_search": False,
+                "embedding_loaded": False,
+            }
+        )
+
+    async def indexing_status(request: Request) -> Response:
+        if collection is None:
+            return JSONResponse({"status": "idle"})
+        return JSONResponse(collection.indexing_status())
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with manager.run():
@@ -145,6 +172,8 @@ def create_app(server: Server[Any], store: StoreLike, settings: HttpSettings) ->
             Route("/version", version, methods=["GET"]),
             Route("/health", health, methods=["GET"]),
             Route("/release", release, methods=["GET"]),
+            Route("/edition", edition, methods=["GET"]),
+            Route("/indexing_status", indexing_status, methods=["GET"]),
         ],
         lifespan=lifespan,
     )

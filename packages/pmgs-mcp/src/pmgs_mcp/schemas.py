@@ -29,6 +29,7 @@ __all__ = [
     "RELEASE_INPUT",
     "SEARCH_INPUT",
     "SchemaLoader",
+    "object_schema",
     "paged_document_list_schema",
     "record_output_schema",
 ]
@@ -74,6 +75,10 @@ def _int(description: str, default: int, minimum: int, maximum: int) -> dict[str
         "default": default,
         "description": description,
     }
+
+
+object_schema = _object
+"""The input-schema object of a tool (for modules that declare tools elsewhere)."""
 
 
 def _optional(schema: dict[str, Any]) -> dict[str, Any]:

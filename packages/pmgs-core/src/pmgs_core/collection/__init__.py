@@ -19,10 +19,12 @@ from pmgs_core.collection._limits import (
     MAX_QUERY_CHARS,
 )
 from pmgs_core.collection._schema import COLLECTION_SCHEMA_VERSION
+from pmgs_core.collection._shapes import COLLECTION_RECORD_NAMES, collection_json_schema
 
 __all__ = [
     "CHUNK_CHARS",
     "COLLECTION_FILE",
+    "COLLECTION_RECORD_NAMES",
     "COLLECTION_SCHEMA_VERSION",
     "MAX_CATEGORY_CHARS",
     "MAX_COLLECTION_ITEMS",
@@ -32,4 +34,5 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "SOURCE",
     "Collection",
+    "collection_json_schema",
 ]
