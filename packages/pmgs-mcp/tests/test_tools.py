@@ -14,6 +14,7 @@ from pmgs_core import (
     MAX_LIMIT,
     PMGSQueryError,
     PMGSStore,
+    concise_record,
     load_schema,
 )
 from pmgs_mcp.errors import ARGUMENT_CODES, HINTS
@@ -48,17 +49,29 @@ def test_all_adds_the_browse_tools(toolset: ToolSet) -> None:
     assert tuple(spec.name for spec in toolset.specs) == DEFAULT_TOOL_NAMES + BROWSE_TOOL_NAMES
 
 
+AGENT_PAGE_DEFAULTS = {
+    ("lookup_classification", "relation_limit"): 20,
+    ("search_pmgs", "limit"): 10,
+    ("get_pmgs_document", "segment_limit"): 20,
+    ("get_pmgs_document", "related_classification_limit"): 20,
+}
+"""Where MCP's default page is smaller than the store's (issue 18: sized for agents)."""
+
+
 @pytest.mark.parametrize(("tool", "method"), sorted(MIRRORED.items()))
 def test_input_schema_mirrors_the_store_signature(toolset: ToolSet, tool: str, method: str) -> None:
     schema = toolset.get(tool).input_schema
     parameters = dict(inspect.signature(getattr(PMGSStore, method)).parameters)
     parameters.pop("self")
-    assert set(schema["properties"]) == set(parameters)
+    # One argument of MCP's own: detail (concise | full), applied after the store call.
+    assert set(schema["properties"]) == set(parameters) | {"detail"}
+    assert schema["properties"]["detail"]["default"] == "concise"
     required = {n for n, p in parameters.items() if p.default is inspect.Parameter.empty}
     assert set(schema.get("required", [])) == required
     for name, parameter in parameters.items():
         if parameter.default is not inspect.Parameter.empty:
-            assert schema["properties"][name]["default"] == parameter.default, name
+            default = AGENT_PAGE_DEFAULTS.get((tool, name), parameter.default)
+            assert schema["properties"][name]["default"] == default, name
         if name.endswith("limit"):
             assert schema["properties"][name]["maximum"] == MAX_LIMIT
             assert schema["properties"][name]["minimum"] == 1
@@ -73,9 +86,15 @@ def test_list_documents_limits_follow_document_db_clients(toolset: ToolSet) -> N
 
 
 def test_default_arguments_reach_the_store_unchanged(toolset: ToolSet, store: PMGSStore) -> None:
-    outcome = toolset.call("get_pmgs_document", {"document_id": "judge"})
+    # The MCP defaults are sized for agents (20 segments and related classifications,
+    # concise form); with them spelled out the store gives the same record.
+    outcome = toolset.call("get_pmgs_document", {"document_id": "judge", "detail": "full"})
     assert not outcome.is_error
-    assert outcome.value == store.get_document("judge")
+    assert outcome.value == store.get_document(
+        "judge", segment_limit=20, related_classification_limit=20
+    )
+    concise = toolset.call("get_pmgs_document", {"document_id": "judge"})
+    assert concise.value == concise_record(outcome.value)
 
 
 def test_unknown_tool(toolset: ToolSet) -> None:

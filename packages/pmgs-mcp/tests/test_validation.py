@@ -80,6 +80,7 @@ def test_accepts_exactly_what_jsonschema_accepts(name: str, data: st.DataObject)
 def test_defaults_are_filled_and_integral_floats_become_int() -> None:
     checked = check_arguments(LOOKUP_INPUT, {"scheme": "fi", "code": "A", "relation_limit": 20.0})
     assert checked == {
+        "detail": "concise",
         "scheme": "fi",
         "code": "A",
         "release": "current",

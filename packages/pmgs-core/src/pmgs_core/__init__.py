@@ -59,6 +59,8 @@ from pmgs_core.records import (
     ReleaseInfo,
     SearchMode,
     SourceRef,
+    concise_record,
+    concise_schema,
     load_schema,
     record_json_schema,
 )
@@ -166,6 +168,8 @@ __all__ = [
     "bigram_tokens",
     "check_pointer_metadata",
     "collection_json_schema",
+    "concise_record",
+    "concise_schema",
     "content_addressed_path",
     "create_indexes",
     "create_schema",

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from pmgs_core import DOCUMENT_KINDS, IPC_EDITIONS, MAX_LIMIT, SCHEMES
+from pmgs_core import DOCUMENT_KINDS, IPC_EDITIONS, MAX_LIMIT, SCHEMES, concise_schema
 
 __all__ = [
     "CONTENT_TYPES",
+    "DETAILS",
     "DOCUMENT_COUNT_INPUT",
     "DOCUMENT_COUNT_OUTPUT",
     "DOCUMENT_INPUT",
@@ -29,6 +30,7 @@ __all__ = [
     "RELEASE_INPUT",
     "SEARCH_INPUT",
     "SchemaLoader",
+    "detailed_output_schema",
     "object_schema",
     "paged_document_list_schema",
     "record_output_schema",
@@ -107,8 +109,21 @@ _LANGUAGE: Final = {
     "description": "Language of texts: 'ja' (default) or 'en' where the package has English.",
 }
 
+DETAILS: Final = ("concise", "full")
+_DETAIL: Final = {
+    "type": "string",
+    "enum": list(DETAILS),
+    "default": "concise",
+    "description": (
+        "concise (default): each source file once in a top-level 'files' table that sources "
+        "refer to by key, attribution once, excerpts cut to a window around the match with "
+        "'…'. full: the pmgs-core record unchanged."
+    ),
+}
+
 LOOKUP_INPUT: Final = _object(
     {
+        "detail": _DETAIL,
         "scheme": {
             "type": "string",
             "enum": list(SCHEMES),
@@ -147,7 +162,12 @@ LOOKUP_INPUT: Final = _object(
                 ),
             }
         ),
-        "relation_limit": _int("Relations per page (1-200).", 50, 1, MAX_PAGE_LIMIT),
+        "relation_limit": _int(
+            "Relations per page (1-200; default 20, sized for an agent's context).",
+            20,
+            1,
+            MAX_PAGE_LIMIT,
+        ),
         "relation_offset": _int(
             "Relations to skip; pass next_relation_offset to continue.", 0, 0, MAX_OFFSET
         ),
@@ -157,6 +177,7 @@ LOOKUP_INPUT: Final = _object(
 
 SEARCH_INPUT: Final = _object(
     {
+        "detail": _DETAIL,
         "query": {
             "type": "string",
             "maxLength": MAX_QUERY_CHARS,
@@ -188,8 +209,9 @@ SEARCH_INPUT: Final = _object(
         "release": _RELEASE,
         "language": _LANGUAGE,
         "limit": _int(
-            "Results per content type and page (1-200); applied to each type separately.",
-            20,
+            "Results per content type and page (1-200; default 10, sized for an agent's "
+            "context); applied to each type separately.",
+            10,
             1,
             MAX_PAGE_LIMIT,
         ),
@@ -221,6 +243,7 @@ SEARCH_INPUT: Final = _object(
 
 DOCUMENT_INPUT: Final = _object(
     {
+        "detail": _DETAIL,
         "document_id": {
             "type": "string",
             "minLength": 1,
@@ -254,12 +277,17 @@ DOCUMENT_INPUT: Final = _object(
                 "description": "Exact locator, heading or source locator of a segment.",
             }
         ),
-        "segment_limit": _int("Segments per page (1-200).", 200, 1, MAX_PAGE_LIMIT),
+        "segment_limit": _int(
+            "Segments per page (1-200; default 20, sized for an agent's context).",
+            20,
+            1,
+            MAX_PAGE_LIMIT,
+        ),
         "segment_offset": _int(
             "Segments to skip; pass next_segment_offset to continue.", 0, 0, MAX_OFFSET
         ),
         "related_classification_limit": _int(
-            "Related classifications per page (1-200).", 200, 1, MAX_PAGE_LIMIT
+            "Related classifications per page (1-200; default 20).", 20, 1, MAX_PAGE_LIMIT
         ),
         "related_classification_offset": _int(
             "Related classifications to skip; pass next_related_classification_offset.",
@@ -320,6 +348,25 @@ def record_output_schema(load: SchemaLoader, record_type: str) -> dict[str, Any]
     """
     schema = dict(load(record_type))
     return {"type": "object", **schema}
+
+
+def detailed_output_schema(load: SchemaLoader, record_type: str) -> dict[str, Any]:
+    """The output schema of a tool with a ``detail`` argument: the full record or its concise
+    form (:func:`pmgs_core.concise_schema`), both derived from pmgs-core's one definition.
+
+    Exactly one branch matches a given answer: the full shape forbids ``files`` and the
+    concise shape forbids the full ``source`` objects.
+    """
+    full = record_output_schema(load, record_type)
+    concise = concise_schema(full)
+    return {
+        "type": "object",
+        "anyOf": [
+            {"$ref": full["$ref"]},
+            {"$ref": concise["$ref"], "required": concise["required"]},
+        ],
+        "$defs": {**full["$defs"], **concise["$defs"]},
+    }
 
 
 def paged_document_list_schema(load: SchemaLoader) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final, Protocol
 
-from pmgs_core import PMGSQueryError
+from pmgs_core import PMGSQueryError, concise_record
 from pmgs_mcp.errors import argument_error_code, error_object, offending_argument
 from pmgs_mcp.schemas import (
     DOCUMENT_COUNT_INPUT,
@@ -34,6 +34,7 @@ from pmgs_mcp.schemas import (
     RELEASE_INPUT,
     SEARCH_INPUT,
     SchemaLoader,
+    detailed_output_schema,
     paged_document_list_schema,
     record_output_schema,
 )
@@ -192,6 +193,8 @@ def _store_call(
         result: Mapping[str, Any] = call(
             *(args[name] for name in positional), **{name: args[name] for name in keywords}
         )
+        if args.get("detail", "full") == "concise":
+            return concise_record(result)
         return result
 
     return run
@@ -337,8 +340,12 @@ def build_toolset(
         record_type: str,
         run: Callable[[StoreLike, dict[str, Any]], Mapping[str, Any]],
     ) -> ToolSpec:
-        """A tool answering one pmgs-core record type, unchanged: that type is its output."""
-        output_schema = record_output_schema(load_schema, record_type)
+        """A tool answering one pmgs-core record type: that type (full, or concise when the
+        tool has a ``detail`` argument) is its output."""
+        if "detail" in input_schema["properties"]:
+            output_schema = detailed_output_schema(load_schema, record_type)
+        else:
+            output_schema = record_output_schema(load_schema, record_type)
         return ToolSpec(name, title, description, input_schema, output_schema, run)
 
     specs = [

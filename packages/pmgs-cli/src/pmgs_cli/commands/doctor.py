@@ -92,6 +92,7 @@ def _mcp_stage(
                     not result.get("isError")
                     and isinstance(content, dict)
                     and content.get("record_type") == EXPECTED_TOOLS[name]
+                    and _sources_resolve(content)
                 )
                 mcp["calls"].append({"tool": name, "status": "ok" if ok else "failed"})
                 if not ok:
@@ -102,6 +103,28 @@ def _mcp_stage(
         raise _Failed(exc.code, exc.stage) from None
     mcp["status"] = "ok"
     mcp["seconds"] = round(time.monotonic() - started, 3)
+
+
+def _sources_resolve(record: dict[str, Any]) -> bool:
+    """The concise answer (the MCP default) is citable: it has its ``files`` table and every
+    ``source`` names a key of it with a locator."""
+    files = record.get("files")
+    if not isinstance(files, dict):
+        return False
+
+    def walk(value: Any) -> bool:
+        if isinstance(value, list):
+            return all(walk(item) for item in value)
+        if not isinstance(value, dict):
+            return True
+        source = value.get("source")
+        if isinstance(source, dict) and (
+            source.get("file") not in files or not isinstance(source.get("locator"), str)
+        ):
+            return False
+        return all(walk(item) for key, item in value.items() if key != "files")
+
+    return walk(record)
 
 
 def mcp_check_database(database: Path, timeout_seconds: float = 30.0) -> dict[str, Any]:

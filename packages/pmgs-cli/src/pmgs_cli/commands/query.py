@@ -31,6 +31,25 @@ __all__ = [
 ]
 
 
+detail_option = click.option(
+    "--detail",
+    type=click.Choice(["full", "concise"]),
+    default="full",
+    show_default=True,
+    help="--json form: the full record, or concise (each source file once; the MCP default).",
+)
+
+
+def _shaped(record: Any, detail: str, q: Query) -> Any:
+    """The record as ``--json`` prints it: unchanged, or its concise form (only JSON: the
+    Rich views draw from the full record)."""
+    if detail == "concise" and q.as_json:
+        from pmgs_core import concise_record
+
+        return concise_record(record)
+    return record
+
+
 @click.command()
 @click.argument("scheme")
 @click.argument("code")
@@ -40,6 +59,7 @@ __all__ = [
 @click.option("--relation-limit", type=int, default=50, show_default=True)
 @click.option("--relation-offset", type=int, default=0, show_default=True)
 @language_option
+@detail_option
 @query_options
 def lookup(
     scheme: str,
@@ -50,6 +70,7 @@ def lookup(
     relation_limit: int,
     relation_offset: int,
     language: str,
+    detail: str,
     q: Query,
 ) -> None:
     """Look up one FI, F-term or IPC code (SCHEME: fi, fterm, ipc).
@@ -73,7 +94,7 @@ def lookup(
             parents = store.hierarchy(
                 "parents", record["scheme"], record["code"], release, record["edition"], language
             )
-        q.finish(record, "lookup", parents=parents)
+        q.finish(_shaped(record, detail, q), "lookup", parents=parents)
 
 
 @click.command()
@@ -91,6 +112,7 @@ def lookup(
 @click.option("--classification-offset", type=int, default=0, show_default=True)
 @click.option("--document-offset", type=int, default=0, show_default=True)
 @language_option
+@detail_option
 @query_options
 def search(
     query: str,
@@ -102,6 +124,7 @@ def search(
     classification_offset: int,
     document_offset: int,
     language: str,
+    detail: str,
     q: Query,
 ) -> None:
     """Literal text search over classifications and documents (not semantic)."""
@@ -117,7 +140,7 @@ def search(
             document_offset=document_offset,
             document_kinds=list(document_kinds) or None,
         )
-    q.finish(page, "search")
+    q.finish(_shaped(page, detail, q), "search")
 
 
 @click.command()
@@ -129,6 +152,7 @@ def search(
 @click.option("--segment-offset", type=int, default=0, show_default=True)
 @click.option("--related-classification-limit", type=int, default=200, show_default=True)
 @click.option("--related-classification-offset", type=int, default=0, show_default=True)
+@detail_option
 @query_options
 def document(
     document_id: str,
@@ -139,6 +163,7 @@ def document(
     segment_offset: int,
     related_classification_limit: int,
     related_classification_offset: int,
+    detail: str,
     q: Query,
 ) -> None:
     """Read a document (handbook, explanation, definition) by id, in bounded segments."""
@@ -153,7 +178,7 @@ def document(
             related_classification_limit=related_classification_limit,
             related_classification_offset=related_classification_offset,
         )
-    q.finish(record, "document")
+    q.finish(_shaped(record, detail, q), "document")
 
 
 @click.command()

@@ -22,6 +22,7 @@ from functools import cache
 from typing import Any, Final
 
 from pmgs_core.errors import PMGSQueryError
+from pmgs_core.records._compact import concise_record, concise_schema
 from pmgs_core.records._pages import (
     Categories,
     ClassificationMatch,
@@ -101,6 +102,8 @@ __all__ = [
     "ThemeCategory",
     "VersionInfo",
     "code_ref",
+    "concise_record",
+    "concise_schema",
     "ensure_response_size",
     "load_schema",
     "record_json_schema",
