@@ -27,6 +27,9 @@ def test_skill_has_front_matter_and_the_rules() -> None:
     assert body.count('source: "user_collection"') == 2
     assert "never cite\nit as JPO evidence" in body
     assert "JPOの証拠として引用しない" in body
+    # The concise answers (ADR 0018): how to cite through the files table, in both languages.
+    assert body.count("`files`") == 2
+    assert body.count('detail: "full"') == 2
     assert set(skill_files()) == {"SKILL.md"}
 
 

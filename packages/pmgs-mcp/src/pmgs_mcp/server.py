@@ -24,6 +24,8 @@ from mcp.server.lowlevel import Server
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.shared.exceptions import MCPError
 
+from pmgs_mcp.prompts import PROMPTS, get_prompt
+from pmgs_mcp.resources import RESOURCE_TEMPLATES, read_resource
 from pmgs_mcp.tools import SERVER_INSTRUCTIONS, ToolSet, UnknownToolError
 
 __all__ = ["build_server", "result_text", "run_stdio"]
@@ -91,6 +93,32 @@ def build_server(toolset: ToolSet, *, version: str) -> Server[Any]:
             return types.CallToolResult(content=content, is_error=True)
         return types.CallToolResult(content=content, structured_content=outcome.value)
 
+    store = toolset.store
+    templates = types.ListResourceTemplatesResult(resource_templates=RESOURCE_TEMPLATES)
+    prompts = types.ListPromptsResult(prompts=PROMPTS)
+
+    async def list_resources(
+        ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        # Every resource is reached through a template: there is no fixed list to page.
+        return types.ListResourcesResult(resources=[])
+
+    async def list_resource_templates(
+        ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return templates
+
+    async def read(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        return read_resource(store, str(params.uri))
+
+    async def list_prompts(
+        ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return prompts
+
+    async def prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        return get_prompt(store, params.name, params.arguments)
+
     return Server(
         SERVER_NAME,
         version=version,
@@ -100,6 +128,11 @@ def build_server(toolset: ToolSet, *, version: str) -> Server[Any]:
         get_tool_input_schema=input_schemas.get,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_resource_templates,
+        on_read_resource=read,
+        on_list_prompts=list_prompts,
+        on_get_prompt=prompt,
     )
 
 

@@ -114,6 +114,18 @@ class DocumentRef(TypedDict):
     role: str
 
 
+class ScopeNote(TypedDict):
+    """A handbook line or F-term explanation about the code itself, bounded (the whole text
+    is the document's ``section``)."""
+
+    document_id: str
+    kind: str
+    section: int
+    body: str
+    truncated: bool
+    source: SourceRef
+
+
 class ClassificationRecord(TypedDict):
     """The answer of ``lookup``: the same shape for found and not-found codes."""
 
@@ -139,6 +151,7 @@ class ClassificationRecord(TypedDict):
     documents: list[DocumentRef]
     document_count: int
     documents_truncated: bool
+    scope_notes: list[ScopeNote]
     sources: list[SourceRef]
     attribution: str
     content_role: str

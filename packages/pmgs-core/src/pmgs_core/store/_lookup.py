@@ -18,6 +18,7 @@ from pmgs_core.records import (
     PropertyItem,
     RelationItem,
     RevisionInfo,
+    ScopeNote,
     SourceRef,
     TextItem,
     code_ref,
@@ -34,7 +35,10 @@ from pmgs_core.store._arguments import (
 )
 from pmgs_core.store._concepts import ConceptReader
 
-__all__ = ["LookupMixin"]
+__all__ = ["SCOPE_NOTE_CHARS", "SCOPE_NOTE_LIMIT", "LookupMixin"]
+
+SCOPE_NOTE_LIMIT: Final = 5
+SCOPE_NOTE_CHARS: Final = 400
 
 
 class LookupMixin(ConceptReader):
@@ -119,6 +123,7 @@ class LookupMixin(ConceptReader):
             "documents": [],
             "document_count": 0,
             "documents_truncated": False,
+            "scope_notes": [],
             "sources": sources,
             "attribution": self._attribution,
             "content_role": CONTENT_ROLE,
@@ -204,6 +209,7 @@ class LookupMixin(ConceptReader):
         ]
         self._fill_relations(record, concept_id, limit, offset)
         self._fill_documents(record, concept_id)
+        self._fill_scope_notes(record, concept_id, query["language"])
         return record
 
     _RELATIONS_SQL: Final = """
@@ -265,3 +271,40 @@ class LookupMixin(ConceptReader):
         record["documents"] = refs
         record["document_count"] = count
         record["documents_truncated"] = count > len(refs)
+
+    _SCOPE_NOTES_SQL: Final = """
+        SELECT d.document_key, d.kind, t.sequence_number, t.body, t.source_file_id, t.locator
+        FROM document_link AS l
+        JOIN document AS d ON d.id = l.document_id
+        JOIN document_text AS t ON t.document_id = d.id
+        WHERE l.concept_id = ? AND d.kind IN ('fi_handbook', 'fterm_explanation')
+          AND t.heading = ? AND (d.language = ? OR d.language IS NULL)
+        GROUP BY t.id
+        ORDER BY d.kind, d.id, t.sequence_number
+        LIMIT ?
+    """
+
+    def _fill_scope_notes(
+        self, record: ClassificationRecord, concept_id: int, language: str
+    ) -> None:
+        """The handbook lines (FI) and explanations (F-term) written about this very code:
+        the text that decides what belongs to it ("…を対象とする", "…ここに分類しない").
+        Bounded to :data:`SCOPE_NOTE_LIMIT` notes of :data:`SCOPE_NOTE_CHARS` characters;
+        ``truncated`` sends the reader to the document's section for the rest."""
+        notes: list[ScopeNote] = []
+        for key, kind, section, body, file_id, locator in self._rows(
+            self._SCOPE_NOTES_SQL, (concept_id, record["code"], language, SCOPE_NOTE_LIMIT)
+        ):
+            text = str(body)
+            cut = len(text) > SCOPE_NOTE_CHARS
+            notes.append(
+                {
+                    "document_id": str(key),
+                    "kind": str(kind),
+                    "section": int(section),
+                    "body": text[:SCOPE_NOTE_CHARS] + ("…" if cut else ""),
+                    "truncated": cut,
+                    "source": self._source(file_id, locator),
+                }
+            )
+        record["scope_notes"] = notes
