@@ -134,6 +134,15 @@ def reliability(session: nox.Session) -> None:
 
 
 @nox.session(python=DEFAULT_PYTHON)
+def deploy(session: nox.Session) -> None:
+    """The Kubernetes manifests of deploy/kubernetes/, validated offline: strictly against the
+    Kubernetes schemas kubernetes-validate ships, and against the deployment's own rules."""
+    _sync(session, "--only-group", "deploy", "--only-group", "dev")
+    session.run("python", "deploy/check_manifests.py")
+    session.run("pytest", "deploy", "-q", "-p", "no:cacheprovider")
+
+
+@nox.session(python=DEFAULT_PYTHON)
 def bench(session: nox.Session) -> None:
     """The benchmark entry point at scale 0.01 with few calls, so its code cannot rot.
 
