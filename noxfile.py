@@ -134,6 +134,31 @@ def reliability(session: nox.Session) -> None:
 
 
 @nox.session(python=DEFAULT_PYTHON)
+def replicas(session: nox.Session) -> None:
+    """Three pmgs mcp replicas behind a real HAProxy through a graceful stop, a SIGKILL and a
+    rolling release switch, with zero failed client requests (short profile; the rest of the
+    reliability suite stays in ``reliability``). Skips only where haproxy cannot be installed.
+    """
+    _sync(session, "--all-packages")
+    session.run(
+        "pytest",
+        "tests-reliability/test_replicas_haproxy.py",
+        "--reliability-profile",
+        "short",
+        *session.posargs,
+    )
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def deploy(session: nox.Session) -> None:
+    """The Kubernetes manifests of deploy/kubernetes/, validated offline: strictly against the
+    Kubernetes schemas kubernetes-validate ships, and against the deployment's own rules."""
+    _sync(session, "--only-group", "deploy", "--only-group", "dev")
+    session.run("python", "deploy/check_manifests.py")
+    session.run("pytest", "deploy", "-q", "-p", "no:cacheprovider")
+
+
+@nox.session(python=DEFAULT_PYTHON)
 def bench(session: nox.Session) -> None:
     """The benchmark entry point at scale 0.01 with few calls, so its code cannot rot.
 

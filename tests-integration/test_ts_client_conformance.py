@@ -27,7 +27,7 @@ from pmgs_build.testing import generate_package
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENT_DIR = Path(__file__).resolve().parent / "ts-client"
-TEST_FILES = ("conformance.test.mjs", "inspector.test.mjs")
+TEST_FILES = ("conformance.test.mjs", "inspector.test.mjs", "workers.test.mjs")
 PINNED = ("@modelcontextprotocol/sdk", "@modelcontextprotocol/inspector")
 MIN_TESTS = 300
 """The Node suite's size today is above this: fewer means cases or sessions went missing."""

@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 PROFILES: dict[str, dict[str, int]] = {
-    "short": {"setup_kills": 10, "build_kills": 10},
-    "long": {"setup_kills": 50, "build_kills": 20},
+    # replica_*: concurrent MCP clients and seconds of the HAProxy simulation (issue 21).
+    "short": {"setup_kills": 10, "build_kills": 10, "replica_clients": 10, "replica_seconds": 40},
+    "long": {"setup_kills": 50, "build_kills": 20, "replica_clients": 50, "replica_seconds": 60},
 }
 
 

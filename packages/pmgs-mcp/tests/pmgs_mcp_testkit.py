@@ -71,12 +71,18 @@ class HttpServer:
 
 
 def start_http_server(
-    reference: Reference, workdir: Path, *extra: str, token: str | None = None
+    reference: Reference,
+    workdir: Path,
+    *extra: str,
+    token: str | None = None,
+    db: Path | None = None,
+    wait_for: str = "/ready",
 ) -> HttpServer:
     port = free_port()
     env = {**os.environ}
     env.pop("PMGS_MCP_TOKEN", None)
-    args = ["--transport", "http", "--port", str(port), "--db", str(reference.db), *extra]
+    source = ["--db", str(db or reference.db)] if "--data-dir" not in extra else []
+    args = ["--transport", "http", "--port", str(port), *source, *extra]
     if token:
         env["PMGS_MCP_TOKEN"] = token
     stderr_path = workdir / f"server-{port}.stderr"
@@ -90,13 +96,13 @@ def start_http_server(
         if process.poll() is not None:
             raise RuntimeError(f"server exited early ({process.returncode}): {server.stderr()}")
         try:
-            if httpx2.get(f"{server.base_url}/health", timeout=1.0).status_code == 200:
+            if httpx2.get(f"{server.base_url}{wait_for}", timeout=1.0).status_code == 200:
                 return server
         except httpx2.TransportError:
             pass
         time.sleep(0.1)
     stop_http_server(server)
-    raise RuntimeError(f"server did not become healthy: {server.stderr()}")
+    raise RuntimeError(f"server did not answer 200 on {wait_for}: {server.stderr()}")
 
 
 def stop_http_server(server: HttpServer) -> None:

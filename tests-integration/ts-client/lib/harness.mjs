@@ -39,12 +39,14 @@ async function freePort() {
 }
 
 /**
- * Start `pmgs-mcp --transport http` with a bearer token and wait until /health answers.
+ * Start `pmgs-mcp --transport http` (plus `extra` options) with a bearer token and wait until
+ * /ready answers (the database is open and verified).
  * @returns {Promise<{url: string, headers: Record<string, string>, stop: () => Promise<void>, stderr: () => string}>}
  */
-export async function startHttpServer() {
+export async function startHttpServer(...extra) {
   const port = await freePort();
-  const child = spawn(PYTHON, serverArgs("--transport", "http", "--port", String(port)), {
+  const args = serverArgs("--transport", "http", "--port", String(port), ...extra);
+  const child = spawn(PYTHON, args, {
     env: { ...process.env, PMGS_MCP_TOKEN: TOKEN },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -58,7 +60,7 @@ export async function startHttpServer() {
       throw new Error(`pmgs-mcp exited early (${child.exitCode}): ${output}`);
     }
     try {
-      const health = await fetch(`${url}/health`);
+      const health = await fetch(`${url}/ready`);
       if (health.ok) break;
     } catch {
       // not listening yet

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
@@ -116,7 +117,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="HOST:PORT",
-        help="add an accepted Host header value (repeatable; 'name:*' accepts any port)",
+        help=(
+            "add an accepted Host header value, e.g. the load balancer's public name "
+            "(repeatable; 'name:*' accepts any port)"
+        ),
     )
     http.add_argument(
         "--allow-origin",
@@ -134,7 +138,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers",
         type=int,
         default=1,
-        help="uvicorn worker processes for streamable HTTP (SSE sessions need sticky routing)",
+        help=(
+            "uvicorn worker processes for streamable HTTP; with more than 1, the SSE endpoints "
+            "answer 501 SSE_UNAVAILABLE (an SSE session lives in one process)"
+        ),
+    )
+    http.add_argument(
+        "--no-sse",
+        action="store_true",
+        help=(
+            "answer the SSE endpoints with 501 SSE_UNAVAILABLE: for replicas behind a "
+            "balancer without source-IP affinity"
+        ),
+    )
+    http.add_argument(
+        "--expect-sha256",
+        metavar="HEX",
+        help=(
+            "/ready stays 503 unless the database file has this SHA-256 (default: the "
+            "pointer's, or the content-addressed file name's)"
+        ),
     )
     http.add_argument(
         "--max-body-bytes",
@@ -178,6 +201,8 @@ def _check_http_options(parser: argparse.ArgumentParser, args: argparse.Namespac
         parser.error("--port must be between 1 and 65535")
     if args.workers < 1:
         parser.error("--workers must be at least 1")
+    if args.expect_sha256 is not None and not re.fullmatch(r"[0-9a-fA-F]{64}", args.expect_sha256):
+        parser.error("--expect-sha256 must be 64 hexadecimal digits")
     if args.max_body_bytes < 1024:
         parser.error("--max-body-bytes must be at least 1024")
     if args.token is not None and not args.token.strip():
@@ -278,6 +303,9 @@ def _http_settings(args: argparse.Namespace, info: dict[str, str] | None = None)
         extra_allowed_origins=tuple(args.allow_origin),
         max_body_bytes=args.max_body_bytes,
         version_info=dict(info or {}),
+        workers=args.workers,
+        no_sse=args.no_sse,
+        expect_sha256=args.expect_sha256.lower() if args.expect_sha256 else None,
     )
 
 
@@ -288,8 +316,10 @@ def _uvicorn_level() -> str:
 def _announce(args: argparse.Namespace) -> None:
     base = f"http://{args.host}:{args.port}"
     logger.info(
-        "serving %s/mcp (streamable HTTP), %s/sse (SSE), %s/health; token %s",
+        "serving %s/mcp (streamable HTTP), %s/sse (SSE%s), %s/health, %s/ready; token %s",
         base,
+        base,
+        ", refused: several workers" if args.workers > 1 else (", refused" if args.no_sse else ""),
         base,
         base,
         "required" if args.token else "not required",

@@ -27,6 +27,10 @@ ENV_MAX_BODY_BYTES: Final = "PMGS_MCP_MAX_BODY_BYTES"
 ENV_TOOLS: Final = "PMGS_MCP_TOOLS"
 ENV_DB: Final = "PMGS_MCP_DB"
 ENV_DATA_DIR: Final = "PMGS_MCP_DATA_DIR"
+ENV_WORKERS: Final = "PMGS_MCP_WORKERS"
+"""How many worker processes serve the port (each worker needs it for the SSE rule)."""
+ENV_NO_SSE: Final = "PMGS_MCP_NO_SSE"
+ENV_EXPECT_SHA256: Final = "PMGS_MCP_EXPECT_SHA256"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +44,9 @@ class HttpSettings:
     extra_allowed_origins: tuple[str, ...] = ()
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     version_info: Mapping[str, str] = field(default_factory=dict)
+    workers: int = 1
+    no_sse: bool = False
+    expect_sha256: str | None = None
 
     @property
     def allowed_hosts(self) -> list[str]:

@@ -8,10 +8,13 @@ Routes (all behind the guards of :mod:`pmgs_mcp.security`):
   answer any request (run it under ``uvicorn --workers N`` or behind a load balancer).
 * ``GET /sse`` + ``POST /messages?session_id=…`` — the legacy HTTP+SSE transport that some
   document-DB MCP clients still speak. Its session lives in the process that opened the
-  stream, so with several workers it needs sticky routing (see ``docs/mcp.md``).
-* ``GET /version``, ``GET /health``, ``GET /release`` — JSON for operators and clients;
-  ``GET /edition`` (which optional parts are on) and ``GET /indexing_status`` (idle, or the
-  collection's import / re-index in progress) as document-database clients expect.
+  stream, so with several workers (or ``--no-sse``) it answers ``501 SSE_UNAVAILABLE``
+  (:mod:`pmgs_mcp.readiness`, ``docs/deploy.md``).
+* ``GET /version``, ``GET /release`` — JSON for operators and clients; ``GET /edition``
+  (which optional parts are on) and ``GET /indexing_status`` (idle, or the collection's
+  import / re-index in progress) as document-database clients expect.
+* ``GET /health``, ``GET /ready`` — liveness and readiness probes, answered before the guards
+  (:mod:`pmgs_mcp.readiness`).
 
 :func:`create_app_from_env` is the factory for ``uvicorn --factory`` (and for the worker
 processes ``pmgs-mcp --workers N`` starts): it reads its settings from ``PMGS_MCP_*``
@@ -22,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import logging
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
@@ -44,12 +46,22 @@ from pmgs_mcp.config import (
     ENV_ALLOWED_ORIGINS,
     ENV_DATA_DIR,
     ENV_DB,
+    ENV_EXPECT_SHA256,
     ENV_HOST,
     ENV_MAX_BODY_BYTES,
+    ENV_NO_SSE,
     ENV_PORT,
     ENV_TOKEN,
     ENV_TOOLS,
+    ENV_WORKERS,
     HttpSettings,
+)
+from pmgs_mcp.readiness import (
+    ProbeEndpoints,
+    Readiness,
+    SseRefusal,
+    expected_sha256,
+    sse_refusal_reason,
 )
 from pmgs_mcp.security import (
     DEFAULT_MAX_BODY_BYTES,
@@ -66,8 +78,6 @@ from pmgs_mcp.server import initialization_options
 from pmgs_mcp.tools import StoreLike
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "HttpSettings", "create_app", "create_app_from_env"]
-
-logger = logging.getLogger("pmgs_mcp")
 
 
 class _StreamableHttpEndpoint:
@@ -131,14 +141,6 @@ def create_app(
     async def version(request: Request) -> Response:
         return JSONResponse(dict(settings.version_info))
 
-    async def health(request: Request) -> Response:
-        try:
-            info = store.release_info()
-        except Exception:
-            logger.exception("health check: the store cannot answer")
-            return JSONResponse({"status": "error"}, status_code=503)
-        return JSONResponse({"status": "ok", "release_id": info["release_id"]})
-
     async def release(request: Request) -> Response:
         return JSONResponse(store.release_info())
 
@@ -170,7 +172,6 @@ def create_app(
             Route("/sse", _SseConnectEndpoint(sse, server)),
             Route("/messages", _SseMessageEndpoint(sse), methods=["POST"]),
             Route("/version", version, methods=["GET"]),
-            Route("/health", health, methods=["GET"]),
             Route("/release", release, methods=["GET"]),
             Route("/edition", edition, methods=["GET"]),
             Route("/indexing_status", indexing_status, methods=["GET"]),
@@ -178,9 +179,15 @@ def create_app(
         lifespan=lifespan,
     )
     guarded: ASGIApp = BodyLimit(app, settings.max_body_bytes)
+    refusal = sse_refusal_reason(settings.workers, settings.no_sse)
+    if refusal is not None:
+        guarded = SseRefusal(guarded, refusal)
     if settings.token:
         guarded = BearerTokenGuard(guarded, settings.token)
-    return HostOriginGuard(guarded, settings.allowed_hosts, settings.allowed_origins)
+    guarded = HostOriginGuard(guarded, settings.allowed_hosts, settings.allowed_origins)
+    readiness = Readiness(store, expected_sha256(store, settings.expect_sha256))
+    readiness.start()
+    return ProbeEndpoints(guarded, readiness)
 
 
 def _split(value: str | None) -> tuple[str, ...]:
@@ -202,6 +209,9 @@ def settings_to_env(
         ENV_ALLOWED_ORIGINS: ",".join(settings.extra_allowed_origins),
         ENV_MAX_BODY_BYTES: str(settings.max_body_bytes),
         ENV_TOOLS: tools,
+        ENV_WORKERS: str(settings.workers),
+        ENV_NO_SSE: "1" if settings.no_sse else "",
+        ENV_EXPECT_SHA256: settings.expect_sha256 or "",
     }
     if settings.token:
         env[ENV_TOKEN] = settings.token
@@ -219,7 +229,9 @@ def create_app_from_env(environ: Mapping[str, str] | None = None) -> ASGIApp:
     including ``PMGS_REFERENCE_DB``), ``PMGS_MCP_TOKEN``, ``PMGS_MCP_HOST`` and
     ``PMGS_MCP_PORT`` (the address clients use, for the Host allow-list),
     ``PMGS_MCP_ALLOWED_HOSTS`` / ``PMGS_MCP_ALLOWED_ORIGINS`` (comma separated),
-    ``PMGS_MCP_MAX_BODY_BYTES`` and ``PMGS_MCP_TOOLS`` (``default`` or ``all``).
+    ``PMGS_MCP_MAX_BODY_BYTES``, ``PMGS_MCP_TOOLS`` (``default`` or ``all``),
+    ``PMGS_MCP_WORKERS`` (worker count; SSE is refused above 1), ``PMGS_MCP_NO_SSE`` and
+    ``PMGS_MCP_EXPECT_SHA256``.
     """
     from pmgs_mcp.app import build_app_server, open_store, version_info
 
@@ -231,6 +243,9 @@ def create_app_from_env(environ: Mapping[str, str] | None = None) -> ASGIApp:
         extra_allowed_hosts=_split(env.get(ENV_ALLOWED_HOSTS)),
         extra_allowed_origins=_split(env.get(ENV_ALLOWED_ORIGINS)),
         max_body_bytes=int(env.get(ENV_MAX_BODY_BYTES, str(DEFAULT_MAX_BODY_BYTES))),
+        workers=int(env.get(ENV_WORKERS, "1")),
+        no_sse=bool(env.get(ENV_NO_SSE)),
+        expect_sha256=env.get(ENV_EXPECT_SHA256) or None,
     )
     tools = env.get(ENV_TOOLS, "default")
     if tools not in ("default", "all"):
