@@ -30,9 +30,11 @@ UNREADABLE: list[tuple[bytes, int, Any]] = [
     (b"\xff\xfe{garbage", -32700, None),
     (b'{"jsonrpc":"2.0","id":7,"method":"tools/call"', -32700, None),  # truncated frame
     (b'{"jsonrpc":"2.0","id":8,"method":"tools/call","params":"oops"}', -32600, 8),
+    (b'{"jsonrpc":"2.0","id":"p","method":"tools/call","params":[]}', -32600, "p"),
     (b'[{"jsonrpc":"2.0","id":9,"method":"tools/list"}]', -32600, None),  # a batch
     (b'{"jsonrpc":"2.0","id":"s1","method":42}', -32600, "s1"),
     (b"42", -32600, None),
+    (b"[" * 5000 + b"]" * 5000, -32700, None),  # nested deeper than any parser reads
     (
         b'{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"search_pmgs",'
         b'"arguments":{"query":"\\ud800"}}}',

@@ -133,18 +133,18 @@ def unreadable_message_error(exc: Exception) -> types.JSONRPCError:
     parsed: Any = None
     readable = False
     if isinstance(exc, ValidationError):
-        for detail in exc.errors():
-            given = detail.get("input")
-            if detail.get("type") == "json_invalid":
-                # Python's json reads what the SDK's strict parser refuses (lone
-                # surrogate escapes): such a line is JSON, only not a valid message.
-                with contextlib.suppress(ValueError, TypeError):
-                    parsed, readable = json.loads(given), True
-                break
-            readable = True  # parsed, but no message shape fits; look for the object
-            if isinstance(given, dict | list):
-                parsed = given
-                break
+        details = exc.errors()
+        if details and details[0].get("type") == "json_invalid":
+            # Python's json reads what the SDK's strict parser refuses (lone surrogate
+            # escapes): such a line is JSON, only not a valid message.
+            with contextlib.suppress(ValueError, TypeError, RecursionError):
+                parsed, readable = json.loads(details[0].get("input")), True
+        else:
+            # Parsed, but no message shape fits. Some error's input is the whole message
+            # (a missing member is reported on it); others are inner values, such as params.
+            readable = True
+            whole = [d.get("input") for d in details if len(d.get("loc", ())) <= 2]
+            parsed = next((v for v in whole if isinstance(v, dict) and "id" in v), None)
     if not readable:
         error = types.ErrorData(code=types.PARSE_ERROR, message="Parse error: the line is not JSON")
         return types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
