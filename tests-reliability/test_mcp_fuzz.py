@@ -115,9 +115,7 @@ def _generator(seed: int, tools: list[dict[str, Any]], database: Database) -> Fr
     return FrameGenerator(random.Random(seed), tools, database.seeds)
 
 
-def test_fuzz_stdio(
-    database: Database, tmp_path: Path, figures: Any, profile: dict[str, int]
-) -> None:
+def test_fuzz_stdio(database: Database, tmp_path: Path, figures: Any) -> None:
     count = SERVER_PROFILES[figures.profile]["fuzz_frames"]
     before = sha256(database.path)
     server = start_stdio(database, tmp_path, "--tools", "all")
