@@ -16,9 +16,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import anyio
+import httpx2
 import pytest
 import uvicorn
-from pmgs_mcp_testkit import free_port
+from pmgs_mcp_testkit import HttpServer, free_port
 
 from pmgs_mcp.connections import HeaderDeadlineProtocol
 from pmgs_mcp.security import BodyLimit, Message
@@ -145,3 +146,12 @@ def test_a_body_in_pieces_within_the_deadline_is_passed_on_whole() -> None:
 def test_deadlines_must_be_positive() -> None:
     with pytest.raises(ValueError, match="body_timeout"):
         BodyLimit(_echo, body_timeout=0)
+
+
+def test_the_served_application_has_the_head_deadline(token_server: HttpServer) -> None:
+    # The real ``pmgs-mcp --transport http`` (serve() wires the protocol in): 10 s.
+    with socket.create_connection(("127.0.0.1", token_server.port)) as sock:
+        sock.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{token_server.port}\r\n".encode())
+        received = _read_until_closed(sock)
+    assert received.startswith(b"HTTP/1.1 408 ")
+    assert httpx2.get(f"{token_server.base_url}/health").status_code == 200
