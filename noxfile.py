@@ -124,7 +124,8 @@ def integration(session: nox.Session) -> None:
 @nox.session(python=DEFAULT_PYTHON, default=False)
 def reliability(session: nox.Session) -> None:
     """Crash consistency of setup and build under SIGKILL at random moments, and hostile
-    packages (tests-reliability/), with the short profile (about 10 kills of each kind).
+    packages (tests-reliability/), with the short profile (about 10 kills of each kind);
+    and the server half: MCP fuzzing (stdio and HTTP), HTTP load and hostile HTTP clients.
 
     Not a default session until it has proven stable; the long profile is run by hand:
     ``nox -s reliability -- --reliability-profile long`` (figures in docs/reliability.md).

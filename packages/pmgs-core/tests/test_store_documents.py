@@ -33,6 +33,21 @@ def test_whole_document_paged(store: PMGSStore, examples: dict[str, str]) -> Non
     assert first["related_classification_count"] >= 1
 
 
+@pytest.mark.parametrize("document_id", ["\udc80", "fterm_explanation:ja:\ud800", "a\x00b"])
+def test_a_document_id_no_row_can_hold_is_not_found(store: PMGSStore, document_id: str) -> None:
+    # Issue 17: a lone surrogate escaped as UnicodeEncodeError (a crash, not a code).
+    assert _error(lambda: store.get_document(document_id)).code == "DOCUMENT_NOT_FOUND"
+
+
+@pytest.mark.parametrize("locator", ["\udc80", "page:\ud800", "page:1\x00"])
+def test_a_locator_no_row_can_hold_is_not_found(
+    store: PMGSStore, examples: dict[str, str], locator: str
+) -> None:
+    key = examples["injected_instruction_document"]
+    error = _error(lambda: store.get_document(key, locator=locator))
+    assert error.code == "DOCUMENT_SELECTOR_NOT_FOUND"
+
+
 def test_section_and_locator_selectors(store: PMGSStore, examples: dict[str, str]) -> None:
     key = examples["injected_instruction_document"]
     one = store.get_document(key, section=3)

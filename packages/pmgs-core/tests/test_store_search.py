@@ -290,6 +290,12 @@ def test_injected_instruction_is_returned_verbatim_as_evidence(
         (lambda s: s.search(None), "INVALID_QUERY"),
         (lambda s: s.search("x" * 513), "INVALID_QUERY"),
         (lambda s: s.search(" ".join(f"t{i}x" for i in range(17))), "INVALID_QUERY"),
+        # Issue 17 (MCP fuzzing): a NUL reached SQLite as DATABASE_ERROR, a lone surrogate
+        # escaped as UnicodeEncodeError; both are bad queries.
+        (lambda s: s.search("abc\x00def"), "INVALID_QUERY"),
+        (lambda s: s.search_pmgs("\x00"), "INVALID_QUERY"),
+        (lambda s: s.search("\ud800abc"), "INVALID_QUERY"),
+        (lambda s: s.search_pmgs("電池\udc80"), "INVALID_QUERY"),
         (lambda s: s.search_pmgs("abc", content_types=["pdf"]), "INVALID_ARGUMENT"),
     ],
 )

@@ -66,7 +66,7 @@ HINTS: Final[Mapping[str, str]] = MappingProxyType(
         "INVALID_VERSION": "Use an IPC version such as 2006.01, or omit it for the revision "
         "valid at the release date.",
         "INVALID_LANGUAGE": "Use language 'ja' or 'en'.",
-        "INVALID_QUERY": "Send literal text of at most 512 characters.",
+        "INVALID_QUERY": "Send literal text of at most 512 characters, without NUL characters.",
         "INVALID_LIMIT": "Use a limit within the bounds of the tool's input schema (at most 200; "
         "list_documents at most 100).",
         "INVALID_OFFSET": "Use an offset of 0 or more; to continue, pass the next_*_offset of "

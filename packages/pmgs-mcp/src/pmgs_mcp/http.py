@@ -268,7 +268,10 @@ def serve(
     """Run uvicorn: in process for one worker, or ``workers`` processes from the factory."""
     import uvicorn
 
+    from pmgs_mcp.connections import HeaderDeadlineProtocol
+
     options: dict[str, Any] = {
+        "http": HeaderDeadlineProtocol,  # slow request heads are cut off (ADR 0015)
         "host": host,
         "port": port,
         "log_level": log_level,

@@ -13,7 +13,8 @@ SSE, ``/version``, ``/release`` …) is covered by the same checks in the same o
    constant time so the token cannot be guessed byte by byte from response timings.
 3. :class:`BodyLimit` — a declared ``Content-Length`` above the limit is refused before any
    byte is read; a chunked body is read only up to the limit, so a 10 MB request costs at
-   most the limit in memory.
+   most the limit in memory; a body still incomplete after :data:`BODY_TIMEOUT_SECONDS` is
+   refused with 408 (a client trickling its body would otherwise hold the request open).
 
 Nothing here imports Starlette: the guards only need the ASGI interface.
 """
@@ -27,7 +28,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Final
 
+import anyio
+
 __all__ = [
+    "BODY_TIMEOUT_SECONDS",
     "BearerTokenGuard",
     "BodyLimit",
     "HostOriginGuard",
@@ -44,6 +48,10 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 DEFAULT_MAX_BODY_BYTES: Final = 1024 * 1024
 """1 MiB: a JSON-RPC request to pmgs is a few hundred bytes; nothing legitimate comes near."""
+
+BODY_TIMEOUT_SECONDS: Final = 30.0
+"""Time to receive a whole request body once its head has arrived (ADR 0015): a pmgs
+request is a few hundred bytes, so only a client trickling on purpose comes near it."""
 
 TOKEN_EXEMPT_PATHS: Final = frozenset({"/health"})
 """Paths answered without a token: liveness probes of load balancers carry no credentials."""
@@ -195,11 +203,19 @@ class BodyLimit:
     an oversized chunked upload is refused before any handler sees a byte of it.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int = DEFAULT_MAX_BODY_BYTES):
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int = DEFAULT_MAX_BODY_BYTES,
+        body_timeout: float = BODY_TIMEOUT_SECONDS,
+    ):
         if max_bytes <= 0:
             raise ValueError("max_bytes must be positive")
+        if body_timeout <= 0:
+            raise ValueError("body_timeout must be positive")
         self.app = app
         self.max_bytes = max_bytes
+        self.body_timeout = body_timeout
 
     async def _too_large(self, send: Send) -> None:
         await send_json_error(
@@ -225,18 +241,28 @@ class BodyLimit:
 
         buffered = bytearray()
         pending: deque[Message] = deque()
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                pending.append(message)  # a disconnect: let the application see it
-                break
-            buffered.extend(message.get("body", b""))
-            if len(buffered) > self.max_bytes:
-                await self._too_large(send)
-                return
-            if not message.get("more_body", False):
-                pending.appendleft({"type": "http.request", "body": bytes(buffered)})
-                break
+        with anyio.move_on_after(self.body_timeout) as deadline:
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    pending.append(message)  # a disconnect: let the application see it
+                    break
+                buffered.extend(message.get("body", b""))
+                if len(buffered) > self.max_bytes:
+                    await self._too_large(send)
+                    return
+                if not message.get("more_body", False):
+                    pending.appendleft({"type": "http.request", "body": bytes(buffered)})
+                    break
+        if deadline.cancelled_caught:
+            await send_json_error(
+                send,
+                408,
+                "REQUEST_TIMEOUT",
+                f"the request body did not arrive within {self.body_timeout:g} s",
+                [(b"connection", b"close")],
+            )
+            return
 
         async def replay() -> Message:
             if pending:

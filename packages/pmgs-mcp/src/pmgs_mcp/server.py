@@ -14,6 +14,7 @@ immutable, read-only database.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from typing import Any
@@ -23,12 +24,14 @@ from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 from pmgs_mcp.prompts import PROMPTS, get_prompt
 from pmgs_mcp.resources import RESOURCE_TEMPLATES, read_resource
 from pmgs_mcp.tools import SERVER_INSTRUCTIONS, ToolSet, UnknownToolError
 
-__all__ = ["build_server", "result_text", "run_stdio"]
+__all__ = ["build_server", "result_text", "run_stdio", "unreadable_message_error"]
 
 logger = logging.getLogger("pmgs_mcp")
 
@@ -141,16 +144,77 @@ def initialization_options(server: Server[Any]) -> Any:
     return server.create_initialization_options(NotificationOptions())
 
 
+def _request_id(value: Any) -> str | int | None:
+    """The id of a request object, if it has one a response may carry (JSON-RPC 2.0 §5)."""
+    if isinstance(value, dict):
+        request_id = value.get("id")
+        if isinstance(request_id, str | int) and not isinstance(request_id, bool):
+            return request_id
+    return None
+
+
+def unreadable_message_error(exc: Exception) -> types.JSONRPCError:
+    """The JSON-RPC error answering a stdio line the SDK could not read as a message.
+
+    The SDK's stdio transport hands such a line over as an exception and its dispatcher
+    drops it silently, so a client that sent a request with a wrong shape waited forever
+    for its id (issue 17). Text that is not JSON is -32700 (parse error, id null); JSON
+    that is not a valid message (wrong params type, a batch, a lone surrogate escape) is
+    -32600 (invalid request) with the request's id when one can be read. The message
+    names no exception text.
+    """
+    parsed: Any = None
+    readable = False
+    if isinstance(exc, ValidationError):
+        details = exc.errors()
+        if details and details[0].get("type") == "json_invalid":
+            # Python's json reads what the SDK's strict parser refuses (lone surrogate
+            # escapes): such a line is JSON, only not a valid message.
+            with contextlib.suppress(ValueError, TypeError, RecursionError):
+                parsed, readable = json.loads(details[0].get("input")), True
+        else:
+            # Parsed, but no message shape fits. Some error's input is the whole message
+            # (a missing member is reported on it); others are inner values, such as params.
+            readable = True
+            whole = [d.get("input") for d in details if len(d.get("loc", ())) <= 2]
+            parsed = next((v for v in whole if isinstance(v, dict) and "id" in v), None)
+    if not readable:
+        error = types.ErrorData(code=types.PARSE_ERROR, message="Parse error: the line is not JSON")
+        return types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
+    error = types.ErrorData(
+        code=types.INVALID_REQUEST,
+        message="Invalid request: not a single JSON-RPC 2.0 message this server accepts",
+    )
+    return types.JSONRPCError(jsonrpc="2.0", id=_request_id(parsed), error=error)
+
+
 def run_stdio(server: Server[Any]) -> None:
     """Serve one client over this process's stdin/stdout until it closes stdin.
 
     The SDK points file descriptors 0 and 1 elsewhere while serving, so a stray ``print``
-    anywhere cannot corrupt the protocol stream; our logs go to stderr.
+    anywhere cannot corrupt the protocol stream; our logs go to stderr. Every line the SDK
+    cannot read as a message is answered (:func:`unreadable_message_error`) and serving
+    goes on with the next line.
     """
     from mcp.server.stdio import stdio_server
 
     async def serve() -> None:
         async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, initialization_options(server))
+            send_valid, receive_valid = anyio.create_memory_object_stream[
+                SessionMessage | Exception
+            ](0)
+
+            async def forward() -> None:
+                async with send_valid:
+                    async for item in read_stream:
+                        if isinstance(item, Exception):
+                            logger.warning("unreadable stdio line answered with an error")
+                            await write_stream.send(SessionMessage(unreadable_message_error(item)))
+                        else:
+                            await send_valid.send(item)
+
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(forward)
+                await server.run(receive_valid, write_stream, initialization_options(server))
 
     anyio.run(serve)

@@ -14,6 +14,7 @@ from typing import Final, Literal
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import SearchMode
 from pmgs_core.search._folding import bigram_tokens, fold_for_search
+from pmgs_core.store._arguments import is_text
 
 __all__ = [
     "MAX_QUERY_CHARS",
@@ -160,6 +161,12 @@ def check_query(query: object) -> QueryPlan | None:
     """
     if not isinstance(query, str):
         raise PMGSQueryError("INVALID_QUERY", "query must be a string")
+    if not is_text(query):
+        # A NUL ends the MATCH text inside SQLite and a lone surrogate cannot be encoded for
+        # it at all: either would reach the client as DATABASE_ERROR, not as a bad query.
+        raise PMGSQueryError(
+            "INVALID_QUERY", "query must be text without NUL characters or lone surrogates"
+        )
     if len(query) > MAX_QUERY_CHARS:
         raise PMGSQueryError(
             "INVALID_QUERY",

@@ -35,6 +35,7 @@ __all__ = [
     "check_scheme",
     "check_schemes",
     "is_int",
+    "is_text",
     "page_fields",
     "placeholders",
     "valid_at",
@@ -205,3 +206,18 @@ def check_content_types(content_types: object) -> list[str]:
         "content_types must be a non-empty list of classification, document",
     )
     return [item for item in CONTENT_TYPES if item in checked]
+
+
+def is_text(value: str) -> bool:
+    """Whether ``value`` can be stored in the database as text: encodable UTF-8 without NUL.
+
+    JSON (``"\\u0000"``, ``"\\ud800"``) and Python callers can hand over strings that no
+    database row can hold; they are refused by the caller's own code before any SQL runs.
+    """
+    if "\x00" in value:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -25,6 +25,7 @@ from pmgs_core.store._arguments import (
     check_offset,
     check_scheme,
     is_int,
+    is_text,
     page_fields,
 )
 from pmgs_core.store._concepts import ConceptReader
@@ -142,6 +143,10 @@ class DocumentsMixin(ConceptReader):
         rel_limit: int,
         rel_offset: int,
     ) -> DocumentPage:
+        if not is_text(document_id):
+            # No document_key holds a NUL or a lone surrogate (keys are UTF-8 text), and
+            # SQLite could not even be asked about one: it is simply not there.
+            raise PMGSQueryError("DOCUMENT_NOT_FOUND", "no document has this document_id")
         document = self._one(
             "SELECT id, kind, language, title, source_file_id, locator FROM document "
             "WHERE document_key = ?",
@@ -152,6 +157,10 @@ class DocumentsMixin(ConceptReader):
         internal_id = int(document[0])
         where: str
         params: list[object]
+        if locator is not None and not is_text(locator):
+            raise PMGSQueryError(
+                "DOCUMENT_SELECTOR_NOT_FOUND", "the document has no segment for this selector"
+            )
         if page is not None:
             where, params = "document_id = ? AND page = ?", [internal_id, page]
         elif section is not None:
