@@ -8,8 +8,9 @@ SSE, ``/version``, ``/release`` …) is covered by the same checks in the same o
    (for a fetch) ``Origin: http://evil.example``; both must be on the allow-list.
    Requests without an ``Origin`` (command-line clients, agents) are accepted; a browser
    always sends one on cross-origin requests.
-2. :class:`BearerTokenGuard` — when a token is configured, every request except
-   ``/health`` must carry ``Authorization: Bearer <token>``. The comparison is done in
+2. :class:`BearerTokenGuard` — when a token is configured, every request that reaches it
+   must carry ``Authorization: Bearer <token>`` (the ``/health`` and ``/ready`` probes are
+   answered before every guard, by :mod:`pmgs_mcp.readiness`). The comparison is done in
    constant time so the token cannot be guessed byte by byte from response timings.
 3. :class:`BodyLimit` — a declared ``Content-Length`` above the limit is refused before any
    byte is read; a chunked body is read only up to the limit, so a 10 MB request costs at
@@ -54,7 +55,8 @@ BODY_TIMEOUT_SECONDS: Final = 30.0
 request is a few hundred bytes, so only a client trickling on purpose comes near it."""
 
 TOKEN_EXEMPT_PATHS: Final = frozenset({"/health"})
-"""Paths answered without a token: liveness probes of load balancers carry no credentials."""
+"""Paths this guard lets through without a token when used on its own; in the server the
+probes never reach it (:class:`pmgs_mcp.readiness.ProbeEndpoints` answers them first)."""
 
 _LOOPBACK_NAMES: Final = frozenset({"localhost", "localhost.", "ip6-localhost"})
 
