@@ -304,8 +304,6 @@ CASES: list[Case] = [
         "zip_duplicate_case",
         _zip_with([(CSV.replace("fi_A", "FI_A"), b"dup")]),
         fatal="ZIP_LAYOUT_INVALID",
-        finding="two members whose names differ only in case are both read (extracted on a "
-        "case-insensitive file system, one would replace the other)",
     ),
     Case(
         "zip_duplicate_unicode_normalisation",
@@ -316,8 +314,6 @@ CASES: list[Case] = [
             ]
         ),
         fatal="ZIP_LAYOUT_INVALID",
-        finding="two members whose names differ only in Unicode normalisation (NFC/NFD) are "
-        "both accepted (one path on macOS file systems)",
     ),
     Case(
         "zip_bomb_by_ratio",

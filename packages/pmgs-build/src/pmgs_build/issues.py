@@ -221,7 +221,9 @@ class IssueCode:
     member count, or compression ratio of one member): a zip bomb is refused unread."""
     ZIP_LAYOUT_INVALID: Final = "ZIP_LAYOUT_INVALID"
     """Error: the archive is not one release directory (``JPPM…/``) holding the package, or
-    two members have the same path."""
+    two members have the same path, also when the names differ only in case or Unicode
+    normalisation (one would replace the other on a case-insensitive or normalising file
+    system)."""
 
     # -- FI revision XML (FI/FI_KAISEI_DOC) ------------------------------------------------
     XML_MALFORMED: Final = "XML_MALFORMED"
