@@ -80,6 +80,11 @@ class IssueCode:
     """Error: the directory that should hold the output does not exist."""
     OUTPUT_INSIDE_SOURCE: Final = "OUTPUT_INSIDE_SOURCE"
     """Error: the output lies inside the source package, which is never written to."""
+    OUTPUT_WRITE_FAILED: Final = "OUTPUT_WRITE_FAILED"
+    """Error: the output could not be written: the file system is full, a file-size or quota
+    limit was reached, or it is read-only or failing. The temporary file is removed, so
+    nothing half-written is left; free space (or use another output directory) and build
+    again."""
     DATABASE_CHECK_FAILED: Final = "DATABASE_CHECK_FAILED"
     """Error: the finished database failed ``PRAGMA foreign_key_check`` or a consistency
     check; this is a builder bug, never a package problem."""
