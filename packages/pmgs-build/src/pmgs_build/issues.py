@@ -273,6 +273,12 @@ class IssueCode:
     # -- definition PDFs (REFERENCE/IPC_TEIGI) -----------------------------------------------
     PDF_UNREADABLE: Final = "PDF_UNREADABLE"
     """Error: a PDF that the extractor cannot open (not a PDF, truncated, encrypted)."""
+    PDF_ENCRYPTED: Final = "PDF_ENCRYPTED"
+    """Error: a PDF that pdfium opens only with a password; its text is not read."""
+    PDF_TIMEOUT: Final = "PDF_TIMEOUT"
+    """Error: a PDF whose text extraction outlived the per-file time limit (``pdf_timeout``
+    of the build, ``pmgs build --pdf-timeout``, 60 s by default); its worker was killed and
+    the other files were read on."""
     PDF_NAME_INVALID: Final = "PDF_NAME_INVALID"
     """Error: a PDF whose file name does not spell an IPC code."""
     PDF_EMPTY_PAGE: Final = "PDF_EMPTY_PAGE"
@@ -327,6 +333,8 @@ QUARANTINE_CODES: Final[frozenset[str]] = frozenset(
         IssueCode.IPC_REVISION_ENDPOINT_UNRESOLVED,
         IssueCode.ADD_CODE_ROW_INVALID,
         IssueCode.PDF_UNREADABLE,
+        IssueCode.PDF_ENCRYPTED,
+        IssueCode.PDF_TIMEOUT,
         IssueCode.PDF_NAME_INVALID,
     }
 )
