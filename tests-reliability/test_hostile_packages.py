@@ -338,9 +338,6 @@ CASES: list[Case] = [
         "csv_huge_field",
         _rewrite("FI/FI_HB", _huge_field),
         quarantine="CODE_INVALID",
-        finding="peak RSS ≈1.2 GiB (bound: RSS_BOUND_MIB): the 12.5 MiB cell is quarantined "
-        "whole and the search_index phase (FTS of quarantined raw text) takes ≈1 GiB for it; "
-        "the code and the output are as required",
     ),
     Case(
         "csv_not_utf8_nor_cp932",
