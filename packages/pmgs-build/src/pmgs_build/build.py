@@ -11,7 +11,6 @@ output is never overwritten.
 
 from __future__ import annotations
 
-import errno
 import logging
 import os
 import sqlite3
@@ -35,6 +34,7 @@ from pmgs_build.issues import (
     Quarantined,
 )
 from pmgs_build.model import FileStatus, ProgressEvent
+from pmgs_build.output_errors import write_failure
 from pmgs_build.package import PackageReader, ZipLimits, open_package
 from pmgs_build.validate import BUILD_COUNTS_KEY, encode_build_counts, validate_database
 from pmgs_build.writer import ConceptRegistry, Loader
@@ -449,33 +449,6 @@ def _remove_stale_temporaries(output: Path) -> None:
             continue  # alive under another user, or no such pid at all: leave it
 
 
-_WRITE_ERRNOS: Final = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EROFS})
-_SQLITE_WRITE_ERRORS: Final = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_READONLY")
-
-
-def _write_failure(error: BaseException) -> BuildError | None:
-    """``OUTPUT_WRITE_FAILED`` when ``error`` is the output's file system refusing a write.
-
-    Every SQLite error of the build comes from the temporary database (the package is read
-    through Python files), so a full, size-limited or failing file system shows up as
-    ``SQLITE_FULL`` / ``SQLITE_IOERR*`` there, or as ``ENOSPC`` / ``EFBIG`` / ``EDQUOT`` from
-    the hard link that publishes it. A disk-full is the user's to fix, not a package problem
-    or a builder bug, so it gets its own code rather than a traceback.
-    """
-    if isinstance(error, sqlite3.Error):
-        name = str(getattr(error, "sqlite_errorname", ""))
-        if name.startswith(_SQLITE_WRITE_ERRORS):
-            return _fail(
-                IssueCode.OUTPUT_WRITE_FAILED, f"the output could not be written: {error} ({name})"
-            )
-    elif isinstance(error, OSError) and error.errno in _WRITE_ERRNOS:
-        return _fail(
-            IssueCode.OUTPUT_WRITE_FAILED,
-            f"the output could not be written: {error.strerror or error}",
-        )
-    return None
-
-
 def _quarantine_body(entry: Quarantined) -> str:
     """What a search finds of a quarantined record: its raw text, else why it has none."""
     if entry.raw:
@@ -588,7 +561,7 @@ def build_database(
         _publish(temporary, output_path)
     except BaseException as error:
         temporary.unlink(missing_ok=True)
-        failure = _write_failure(error)
+        failure = write_failure(error)
         if failure is not None:
             raise failure from error
         raise
