@@ -121,17 +121,25 @@ def integration(session: nox.Session) -> None:
     session.run("pytest", "tests-integration", *session.posargs)
 
 
-@nox.session(python=DEFAULT_PYTHON, default=False)
+@nox.session(python=DEFAULT_PYTHON)
 def reliability(session: nox.Session) -> None:
-    """Crash consistency of setup and build under SIGKILL at random moments, and hostile
-    packages (tests-reliability/), with the short profile (about 10 kills of each kind);
-    and the server half: MCP fuzzing (stdio and HTTP), HTTP load and hostile HTTP clients.
+    """Crash consistency of setup and build under SIGKILL at random moments, disk full, and
+    hostile packages (tests-reliability/), with the short profile (about 10 kills of each
+    kind); and the server half: MCP fuzzing (stdio and HTTP), HTTP load and hostile HTTP
+    clients. The HAProxy replica test runs in its own session (``replicas``).
 
-    Not a default session until it has proven stable; the long profile is run by hand:
+    A default session (issue 17): CI runs the short profile; the long profile is run by hand:
     ``nox -s reliability -- --reliability-profile long`` (figures in docs/reliability.md).
     """
     _sync(session, "--all-packages")
-    session.run("pytest", "tests-reliability", "--reliability-profile", "short", *session.posargs)
+    session.run(
+        "pytest",
+        "tests-reliability",
+        "--ignore=tests-reliability/test_replicas_haproxy.py",
+        "--reliability-profile",
+        "short",
+        *session.posargs,
+    )
 
 
 @nox.session(python=DEFAULT_PYTHON)

@@ -5,16 +5,24 @@ own way — in the data groups or at the ZIP layer — and states what docs/pmgs
 ("Irregularities: read, quarantined or fatal", ADR 0009) requires: a fatal code (the build
 stops, ``BUILD_FAILED`` with that issue code) or a quarantine reason (the build succeeds and
 the ``quarantine`` table holds a row with it). Either way nothing but the finished database
-may be left in the output directory, and every case must end within :data:`CASE_TIMEOUT`.
+may be left in the output directory, and every case must end within :data:`CASE_TIMEOUT`
+with a peak RSS (of ``pmgs`` and its PDF workers) within :data:`RSS_BOUND_MIB`.
+
+The hung PDF is simulated: no real PDF known to hang pdfium was found, so the case sets the
+test hook ``PMGS_TEST_PDF_HANG`` (docs/cli.md), whose worker sleeps on the marked file, and
+``--pdf-timeout 10``; the worker must be killed and the file quarantined as ``PDF_TIMEOUT``.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import stat
+import struct
 import subprocess
 import sys
 import unicodedata
@@ -32,6 +40,10 @@ from pmgs_build.testing import corrupt, generate_package, make_zip
 
 RELEASE = "JPPM2026002"
 CASE_TIMEOUT = 120.0
+RSS_BOUND_MIB = 512
+"""Peak RSS of one ``pmgs build`` and its PDF workers. A build of these packages peaks at
+40-100 MiB; the bound is generous, it catches input that makes memory grow with a hostile
+size rather than with the package."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +55,8 @@ class Case:
     fatal: str | None = None
     quarantine: str | None = None
     also: tuple[str, ...] = ()  # further issue codes (errors or warnings) the build must record
+    args: tuple[str, ...] = ()  # further options of ``pmgs build``
+    env: tuple[tuple[str, str], ...] = ()  # further environment of ``pmgs build``
     finding: str | None = None  # a defect found by this suite, not fixed yet: strict xfail
 
 
@@ -137,6 +151,38 @@ def _not_utf8_nor_cp932(data: bytes) -> bytes:
     return data + b"\x81\x20\xff\xfe,\xa0\xa0,1,2,3\r\n"
 
 
+def _truncated_in_quote(data: bytes) -> bytes:
+    """Cut the file inside its last quoted field: the quote is never closed."""
+    return data[: data.rindex(b'"') + 1] + b"unterminated text"
+
+
+def _as_cp932(data: bytes) -> bytes:
+    """The same CSV as Japanese Windows tools write it (no BOM, CP932)."""
+    return data.decode("utf-8-sig").encode("cp932")
+
+
+def _undecodable_html(data: bytes) -> bytes:
+    """Bytes that are neither Shift_JIS nor CP932 inside the declared-Shift_JIS page."""
+    return data.replace(b"<table", b"\x85\xff\xfd\xfe<table", 1)
+
+
+def _unknown_charset(data: bytes) -> bytes:
+    return data.replace(b"charset=Shift_JIS", b"charset=x-pmgs-unknown", 1)
+
+
+HANG_MARKER = "pmgs-hostile-hang-7f3a"
+
+
+def _hanging_pdf(package: Path) -> Path:
+    """The first definition PDF carries the marker the worker hook hangs on (a comment after
+    %%EOF: pdfium would read the file as before). ≥ 8 PDFs, so the worker pool is used."""
+    pdfs = sorted((package / "REFERENCE" / "IPC_TEIGI").glob("*.pdf"))
+    assert len(pdfs) >= 8, "the pool reads 8 files or more; fewer are read in-process"
+    with pdfs[0].open("ab") as handle:
+        handle.write(f"%{HANG_MARKER}\n".encode())
+    return package
+
+
 # ---------------------------------------------------------------------------- ZIP damage
 
 
@@ -187,6 +233,39 @@ def _count_bomb(package: Path) -> Path:
     with zipfile.ZipFile(target, "a") as zf:
         for i in range(100_001):
             zf.writestr(f"{RELEASE}/JUDGE/x{i}", b"")
+    return target
+
+
+def _encrypted_member(package: Path) -> Path:
+    """The encryption flag set on one member's central-directory entry."""
+    target = package.parent / f"{package.name}.zip"
+    make_zip(package, target)
+    data = bytearray(target.read_bytes())
+    name = CSV.encode()
+    start = data.find(b"PK\x01\x02")
+    while start >= 0:
+        (length,) = struct.unpack_from("<H", data, start + 28)
+        if bytes(data[start + 46 : start + 46 + length]) == name:
+            struct.pack_into("<H", data, start + 8, 0x1)
+            target.write_bytes(bytes(data))
+            return target
+        start = data.find(b"PK\x01\x02", start + 4)
+    raise AssertionError(f"{CSV} not in the central directory")
+
+
+def _overlapping_entries(package: Path) -> Path:
+    """1,000 central-directory entries sharing one member's data (the overlapped-entry bomb:
+    each alone has an honest ratio, together they declare 1,000 times the bytes)."""
+    target = package.parent / f"{package.name}.zip"
+    make_zip(package, target)
+    with zipfile.ZipFile(target, "a") as zf:
+        original = zf.getinfo(CSV)
+        for i in range(1000):
+            twin = copy.copy(original)
+            twin.filename = twin.orig_filename = f"{RELEASE}/JUDGE/twin{i}.csv"
+            zf.filelist.append(twin)
+            zf.NameToInfo[twin.filename] = twin
+        zf._didModify = True  # write the central directory again, with the twins
     return target
 
 
@@ -255,7 +334,11 @@ CASES: list[Case] = [
         fatal="FORMAT_NOT_RECOGNISED",
         also=("CSV_ENCODING",),
     ),
-    Case("csv_huge_field", _rewrite("FI/FI_HB", _huge_field), quarantine="CODE_INVALID"),
+    Case(
+        "csv_huge_field",
+        _rewrite("FI/FI_HB", _huge_field),
+        quarantine="CODE_INVALID",
+    ),
     Case(
         "csv_not_utf8_nor_cp932",
         _rewrite("FI/FI_HB", _not_utf8_nor_cp932),
@@ -304,8 +387,6 @@ CASES: list[Case] = [
         "zip_duplicate_case",
         _zip_with([(CSV.replace("fi_A", "FI_A"), b"dup")]),
         fatal="ZIP_LAYOUT_INVALID",
-        finding="two members whose names differ only in case are both read (extracted on a "
-        "case-insensitive file system, one would replace the other)",
     ),
     Case(
         "zip_duplicate_unicode_normalisation",
@@ -316,8 +397,6 @@ CASES: list[Case] = [
             ]
         ),
         fatal="ZIP_LAYOUT_INVALID",
-        finding="two members whose names differ only in Unicode normalisation (NFC/NFD) are "
-        "both accepted (one path on macOS file systems)",
     ),
     Case(
         "zip_bomb_by_ratio",
@@ -328,25 +407,78 @@ CASES: list[Case] = [
     Case("zip_truncated", _zip_bytes(lambda d: d[: len(d) // 2]), fatal="ZIP_INVALID"),
     Case("zip_random_bytes", _zip_bytes(lambda d: os.urandom(len(d))), fatal="ZIP_INVALID"),
     Case("zip_two_top_directories", _two_tops, fatal="ZIP_LAYOUT_INVALID"),
+    # added with the time limit of PDF workers, disk-full handling and more encodings
+    Case("pdf_encrypted", _corrupted("pdf_encrypted"), quarantine="PDF_ENCRYPTED"),
+    Case(
+        "pdf_hangs_its_worker",
+        _hanging_pdf,
+        quarantine="PDF_TIMEOUT",
+        args=("--pdf-timeout", "10"),
+        env=(("PMGS_TEST_PDF_HANG", HANG_MARKER),),
+    ),
+    Case(
+        "csv_truncated_in_a_quote",
+        _rewrite("FI/FI_HB", _truncated_in_quote),
+        quarantine="CSV_MALFORMED",
+    ),
+    Case("csv_shift_jis", _rewrite("FI/FI_HB", _as_cp932), also=("CSV_CP932_FALLBACK",)),
+    Case(
+        "html_undecodable",
+        _rewrite("IPC_KAISEI", _undecodable_html),
+        quarantine="HTML_UNREADABLE",
+    ),
+    Case(
+        "html_unknown_charset",
+        _rewrite("IPC_KAISEI", _unknown_charset),
+        quarantine="HTML_UNREADABLE",
+    ),
+    Case(
+        "zip_dot_component", _zip_with([(f"{RELEASE}/FI/./x.csv", b"x")]), fatal="ZIP_MEMBER_UNSAFE"
+    ),
+    Case("zip_encrypted_member", _encrypted_member, fatal="ZIP_INVALID"),
+    Case("zip_overlapping_entries", _overlapping_entries, fatal="ZIP_TOO_LARGE"),
 ]
 
 
 # ---------------------------------------------------------------------------- the test
 
 
-def _pmgs(*args: str | Path) -> subprocess.CompletedProcess[str]:
+_LAUNCHER = """
+import resource, subprocess, sys
+code = subprocess.call(sys.argv[2:])
+with open(sys.argv[1], "w") as report:
+    report.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+sys.exit(code if code >= 0 else 128 - code)
+"""
+"""Runs ``pmgs`` and writes the peak RSS (KiB) of it and its waited-for children (the PDF
+workers). Measured through this small interpreter, not from the test process: a child forked
+from pytest starts with pytest's own high-water mark, which would hide the build's."""
+
+
+def _pmgs(
+    *args: str | Path, env: tuple[tuple[str, str], ...] = (), rss_file: Path
+) -> tuple[subprocess.CompletedProcess[str], int]:
+    """Run the console script to completion; also return its peak RSS in KiB."""
     exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
     assert exe is not None, "the pmgs console script is not installed"
-    env = dict(os.environ, COLUMNS="160")
-    return subprocess.run(
-        [exe, *map(str, args)],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        check=False,
-        timeout=CASE_TIMEOUT,
+    environment = dict(os.environ, COLUMNS="160", **dict(env))
+    process = subprocess.Popen(
+        [sys.executable, "-c", _LAUNCHER, str(rss_file), exe, *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment,
+        start_new_session=True,  # a timeout kills pmgs and its workers too
     )
+    try:
+        out, err = process.communicate(timeout=CASE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
+    result = subprocess.CompletedProcess(
+        process.args, process.returncode, out.decode("utf-8"), err.decode("utf-8", "replace")
+    )
+    return result, int(rss_file.read_text())
 
 
 @pytest.fixture(scope="module")
@@ -386,7 +518,10 @@ def test_hostile_package(
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     output = out_dir / "ref.sqlite"
-    result = _pmgs("build", source, output, "--json")
+    result, rss_kib = _pmgs(
+        "build", source, output, "--json", *case.args, env=case.env, rss_file=tmp_path / "rss"
+    )
+    outcomes.setdefault("peak_rss_mib", {})[case.name] = round(rss_kib / 1024, 1)
     left = sorted(p.name for p in out_dir.iterdir())
     if result.returncode == 0:
         with closing(sqlite3.connect(f"{output.as_uri()}?mode=ro", uri=True)) as conn:
@@ -409,4 +544,5 @@ def test_hostile_package(
         if case.quarantine is not None:
             assert case.quarantine in quarantined, got
     assert set(case.also) <= set(reasons), got
+    assert rss_kib / 1024 <= RSS_BOUND_MIB, f"peak RSS {rss_kib / 1024:.0f} MiB; {got}"
     outcomes["as_required"] += 1

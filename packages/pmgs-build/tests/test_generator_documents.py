@@ -342,6 +342,14 @@ def test_document_corruptions(tmp_path: Path, kind: str) -> None:
     elif kind == "xml_not_well_formed":
         with pytest.raises(etree.XMLSyntaxError):
             etree.fromstring(data, strict_parser())
+    elif kind == "pdf_encrypted":
+        # Intact otherwise, but pdfium asks for a password (FPDF_ERR_PASSWORD = 4).
+        assert data.startswith(b"%PDF")
+        assert data.rstrip().endswith(b"%%EOF")
+        assert b"/Encrypt << /Filter /Standard" in data
+        with pytest.raises(pdfium.PdfiumError) as refused:
+            pdfium.PdfDocument(path)
+        assert refused.value.err_code == 4
     else:
         assert path.suffix == ".pdf"
         assert not data.rstrip().endswith(b"%%EOF")

@@ -15,6 +15,7 @@ import hashlib
 import importlib
 import inspect
 import json
+import multiprocessing
 import os
 import re
 import shutil
@@ -68,6 +69,13 @@ def record_order(log: str, hold: str, data: bytes) -> list[str]:
     with open(log, "a") as handle:
         handle.write(digest + "\\n")
     return pages
+
+
+def hang_on(target: str, data: bytes) -> list[str]:
+    """Never return on the file ``target``, like pdfium stuck in a loop would."""
+    if hashlib.sha256(data).hexdigest() == target:
+        time.sleep(3600)
+    return extract_pages(data)
 
 
 def crash_on(target: str, data: bytes) -> list[str]:
@@ -413,6 +421,76 @@ def tiny(tmp_path: Path) -> GeneratedPackage:
     )
     assert len(pdf_pages(pkg)) >= 8
     return pkg
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_worker_that_hangs_is_killed_and_the_file_timed_out(
+    small: GeneratedPackage,
+    tmp_path: Path,
+    hooks: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    workers: int,
+) -> None:
+    """The hang never ends by itself (an hour): the build ends only because the worker is
+    killed. Every other file is still read (strict: the only error is the hung file's)."""
+    target = small.path / GROUP / "B60J.pdf"
+    use_parser(
+        monkeypatch,
+        workers=workers,
+        pool_min_files=0,
+        extract=functools.partial(hooks.hang_on, sha(target)),
+        timeout=5.0,
+    )
+    output = tmp_path / "out.sqlite"
+    with pytest.raises(BuildError) as failure:
+        build_database(small.path, output, strict=True)
+    assert_failed_with(
+        failure.value, IssueCode.PDF_TIMEOUT, f"{GROUP}/B60J.pdf", output, "worker was killed"
+    )
+    assert multiprocessing.active_children() == []
+
+
+def test_a_hung_file_is_quarantined_and_the_others_are_built(
+    small: GeneratedPackage,
+    tmp_path: Path,
+    hooks: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    target = small.path / GROUP / "B60J.pdf"
+    use_parser(
+        monkeypatch,
+        workers=2,
+        pool_min_files=0,
+        extract=functools.partial(hooks.hang_on, sha(target)),
+        timeout=5.0,
+    )
+    report = build_database(small.path, tmp_path / "out.sqlite")
+    assert report.quarantined == {GROUP: 1}
+    pdfs = len(list((small.path / GROUP).glob("*.pdf")))
+    with sqlite3.connect(tmp_path / "out.sqlite") as conn:
+        reasons = conn.execute(
+            "SELECT q.reason, f.path FROM quarantine AS q JOIN source_file AS f "
+            "ON f.id = q.source_file_id"
+        ).fetchall()
+        documents = conn.execute(
+            "SELECT COUNT(*) FROM document WHERE kind = 'ipc_definition'"
+        ).fetchone()[0]
+    assert reasons == [(IssueCode.PDF_TIMEOUT, f"{GROUP}/B60J.pdf")]
+    assert documents == pdfs - 1
+
+
+@pytest.mark.parametrize("pooled", [True, False], ids=["pool", "in-process"])
+def test_an_encrypted_pdf(
+    tiny: GeneratedPackage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pooled: bool
+) -> None:
+    path = corrupt(tiny.path, "pdf_encrypted")
+    if not pooled:
+        use_parser(monkeypatch, pool_min_files=1000)
+    output = tmp_path / "out.sqlite"
+    with pytest.raises(BuildError) as failure:
+        build_database(tiny.path, output, strict=True)
+    relative = path.relative_to(tiny.path).as_posix()
+    assert_failed_with(failure.value, IssueCode.PDF_ENCRYPTED, relative, output, "encrypted")
 
 
 @pytest.mark.parametrize("kind", ["pdf_not_a_pdf", "pdf_truncated"])

@@ -285,8 +285,20 @@ def test_encrypted_member(tmp_path: Path) -> None:
         ([("evil.txt", b"x")], None),
         ([(f"{TOP}/JUDGE/judge_20260331.csv", b"x")], f"{TOP}/JUDGE/judge_20260331.csv"),
         ([(f"{TOP}/JUDGE", b"x")], f"{TOP}/JUDGE"),
+        # Names that one file system keeps apart and another folds together: the JUDGE file
+        # with its name upper-cased, and one katakana GA spelled NFC (U+30AC) and NFD
+        # (U+30AB U+3099). Whichever is read second is named.
+        ([(f"{TOP}/JUDGE/JUDGE_20260331.CSV", b"x")], None),
+        ([(f"{TOP}/JUDGE/\u30ac.txt", b"a"), (f"{TOP}/JUDGE/\u30ab\u3099.txt", b"b")], None),
     ],
-    ids=["two-top-directories", "top-level-file", "duplicate-path", "file-and-directory"],
+    ids=[
+        "two-top-directories",
+        "top-level-file",
+        "duplicate-path",
+        "file-and-directory",
+        "names-differing-in-case",
+        "names-differing-in-unicode-normalisation",
+    ],
 )
 def test_layout_must_be_one_release_directory(
     tmp_path: Path, extra: list[tuple[str, bytes]], named: str | None

@@ -259,6 +259,12 @@ def test_build(pmgs: Runner, sample_dir: Path, tmp_path: Path) -> None:
     human = pmgs("build", sample_dir, tmp_path / "b.sqlite")
     assert human.returncode == 0
     assert "built JPPM2026002" in human.stdout
+    timed = pmgs("build", sample_dir, tmp_path / "c.sqlite", "--pdf-timeout", "0.5", "--json")
+    assert timed.returncode == 0, timed.stderr
+    for bad_limit in ("0", "-1", "soon"):
+        refused = pmgs("build", sample_dir, tmp_path / "d.sqlite", "--pdf-timeout", bad_limit)
+        assert refused.returncode == 2, (bad_limit, refused.stderr)
+        assert not (tmp_path / "d.sqlite").exists()
 
 
 def test_setup_again_is_already_ready_and_dry_run_writes_nothing(

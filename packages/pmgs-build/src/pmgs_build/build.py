@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from pmgs_build._report_json import report_fields
 from pmgs_build.adapters import ADAPTERS, BuildContext, check_ipc_validity
+from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT
 from pmgs_build.digest import logical_digest
 from pmgs_build.inventory import CSV_GROUPS, Inventory, inventory_of
 from pmgs_build.issues import (
@@ -33,6 +34,7 @@ from pmgs_build.issues import (
     Quarantined,
 )
 from pmgs_build.model import FileStatus, ProgressEvent
+from pmgs_build.output_errors import write_failure
 from pmgs_build.package import PackageReader, ZipLimits, open_package
 from pmgs_build.validate import BUILD_COUNTS_KEY, encode_build_counts, validate_database
 from pmgs_build.writer import ConceptRegistry, Loader
@@ -171,6 +173,7 @@ class _Build:
         *,
         strict: bool = False,
         error_budget: float = DEFAULT_ERROR_BUDGET,
+        pdf_timeout: float | None = None,
     ) -> None:
         self.conn = conn
         self.inventory = inventory
@@ -179,7 +182,13 @@ class _Build:
         self.loader = Loader(conn)
         self.registry = ConceptRegistry(self.loader)
         self.ctx = BuildContext(
-            self.loader, self.registry, self.log, inventory.reference_date, progress, package
+            self.loader,
+            self.registry,
+            self.log,
+            inventory.reference_date,
+            progress,
+            package,
+            pdf_timeout=pdf_timeout,
         )
         self.results: dict[int, tuple[FileStatus, int, int]] = {}
         self.phase_seconds: dict[str, float] = {}
@@ -484,6 +493,7 @@ def build_database(
     zip_limits: ZipLimits | None = None,
     strict: bool = False,
     error_budget: float = DEFAULT_ERROR_BUDGET,
+    pdf_timeout: float | None = DEFAULT_PDF_TIMEOUT,
 ) -> BuildReport:
     """Build the reference database of the package at ``source`` into the new file ``output``.
 
@@ -494,7 +504,9 @@ def build_database(
     ``progress`` receives :class:`ProgressEvent`\\ s. Records that cannot be read with
     certainty are quarantined (``BuildReport.quarantined``) unless ``strict``, which makes
     each of them an error; a data group whose quarantined share exceeds ``error_budget``
-    stops the build with ``FORMAT_NOT_RECOGNISED``. Raises :class:`BuildError` (with every
+    stops the build with ``FORMAT_NOT_RECOGNISED``. ``pdf_timeout`` is the seconds one
+    definition PDF may take in a text worker before it is killed (``PDF_TIMEOUT``; None: no
+    limit). Raises :class:`BuildError` (with every
     error issue found) when the package cannot be trusted or ``output`` exists; then no file
     is left behind.
     """
@@ -522,7 +534,13 @@ def build_database(
             conn.execute("PRAGMA temp_store = MEMORY")
             create_schema(conn)
             build = _Build(
-                conn, inventory, progress, package, strict=strict, error_budget=error_budget
+                conn,
+                inventory,
+                progress,
+                package,
+                strict=strict,
+                error_budget=error_budget,
+                pdf_timeout=pdf_timeout,
             )
             build.phase_seconds["inventory"] = inventory_seconds
             conn.execute("BEGIN")
@@ -541,8 +559,11 @@ def build_database(
         validation = _validate(temporary, build)
         database_bytes = temporary.stat().st_size
         _publish(temporary, output_path)
-    except BaseException:
+    except BaseException as error:
         temporary.unlink(missing_ok=True)
+        failure = write_failure(error)
+        if failure is not None:
+            raise failure from error
         raise
     finally:
         package.close()

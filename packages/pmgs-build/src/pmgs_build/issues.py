@@ -80,6 +80,11 @@ class IssueCode:
     """Error: the directory that should hold the output does not exist."""
     OUTPUT_INSIDE_SOURCE: Final = "OUTPUT_INSIDE_SOURCE"
     """Error: the output lies inside the source package, which is never written to."""
+    OUTPUT_WRITE_FAILED: Final = "OUTPUT_WRITE_FAILED"
+    """Error: the output could not be written: the file system is full, a file-size or quota
+    limit was reached, or it is read-only or failing. The temporary file is removed, so
+    nothing half-written is left; free space (or use another output directory) and build
+    again."""
     DATABASE_CHECK_FAILED: Final = "DATABASE_CHECK_FAILED"
     """Error: the finished database failed ``PRAGMA foreign_key_check`` or a consistency
     check; this is a builder bug, never a package problem."""
@@ -221,7 +226,9 @@ class IssueCode:
     member count, or compression ratio of one member): a zip bomb is refused unread."""
     ZIP_LAYOUT_INVALID: Final = "ZIP_LAYOUT_INVALID"
     """Error: the archive is not one release directory (``JPPM…/``) holding the package, or
-    two members have the same path."""
+    two members have the same path, also when the names differ only in case or Unicode
+    normalisation (one would replace the other on a case-insensitive or normalising file
+    system)."""
 
     # -- FI revision XML (FI/FI_KAISEI_DOC) ------------------------------------------------
     XML_MALFORMED: Final = "XML_MALFORMED"
@@ -266,6 +273,12 @@ class IssueCode:
     # -- definition PDFs (REFERENCE/IPC_TEIGI) -----------------------------------------------
     PDF_UNREADABLE: Final = "PDF_UNREADABLE"
     """Error: a PDF that the extractor cannot open (not a PDF, truncated, encrypted)."""
+    PDF_ENCRYPTED: Final = "PDF_ENCRYPTED"
+    """Error: a PDF that pdfium opens only with a password; its text is not read."""
+    PDF_TIMEOUT: Final = "PDF_TIMEOUT"
+    """Error: a PDF whose text extraction outlived the per-file time limit (``pdf_timeout``
+    of the build, ``pmgs build --pdf-timeout``, 60 s by default); its worker was killed and
+    the other files were read on."""
     PDF_NAME_INVALID: Final = "PDF_NAME_INVALID"
     """Error: a PDF whose file name does not spell an IPC code."""
     PDF_EMPTY_PAGE: Final = "PDF_EMPTY_PAGE"
@@ -320,6 +333,8 @@ QUARANTINE_CODES: Final[frozenset[str]] = frozenset(
         IssueCode.IPC_REVISION_ENDPOINT_UNRESOLVED,
         IssueCode.ADD_CODE_ROW_INVALID,
         IssueCode.PDF_UNREADABLE,
+        IssueCode.PDF_ENCRYPTED,
+        IssueCode.PDF_TIMEOUT,
         IssueCode.PDF_NAME_INVALID,
     }
 )

@@ -11,8 +11,10 @@ those into a check on the central directory, made before a single member is deco
   bounds below, or member data that overlaps other members (the overlapped-entry bomb, where
   thousands of entries share one compressed stream) → ``ZIP_TOO_LARGE``;
 - not a ZIP, encrypted members, unknown compression methods → ``ZIP_INVALID``;
-- anything but one top directory holding every member, or two members of one path →
-  ``ZIP_LAYOUT_INVALID``.
+- anything but one top directory holding every member, or two members of one path, also
+  when their names differ only in case or Unicode normalisation (NFC/NFD), so that an
+  extraction to a case-insensitive or normalising file system would make one replace the
+  other → ``ZIP_LAYOUT_INVALID``.
 
 Declared sizes are then still not trusted: every read counts the bytes that actually come out
 of a member and stops at its declared size, and a member that yields fewer bytes than it
@@ -30,6 +32,7 @@ import os
 import re
 import stat
 import struct
+import unicodedata
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -468,6 +471,7 @@ def _layout(infos: list[zipfile.ZipInfo], log: IssueLog) -> tuple[str, dict[str,
         )
     top = tops[0]
     files: dict[str, zipfile.ZipInfo] = {}
+    folded: dict[str, str] = {}
     directories: set[str] = set()
     for info in infos:
         name = info.filename
@@ -484,6 +488,15 @@ def _layout(infos: list[zipfile.ZipInfo], log: IssueLog) -> tuple[str, dict[str,
         if name in files:
             log.error(IssueCode.ZIP_LAYOUT_INVALID, "two members have this path", name)
             continue
+        key = _folded(name)
+        if key in folded:
+            log.error(
+                IssueCode.ZIP_LAYOUT_INVALID,
+                f"differs from member {folded[key]!r} only in case or Unicode normalisation",
+                name,
+            )
+            continue
+        folded[key] = name
         files[name] = info
         parts = name.split("/")
         directories.update("/".join(parts[:end]) for end in range(1, len(parts)))
@@ -491,6 +504,11 @@ def _layout(infos: list[zipfile.ZipInfo], log: IssueLog) -> tuple[str, dict[str,
         log.error(IssueCode.ZIP_LAYOUT_INVALID, "a path that is both a file and a directory", name)
     log.raise_if_errors()
     return top, files
+
+
+def _folded(name: str) -> str:
+    """The name as a case-insensitive, normalising file system would compare it."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
 def open_package(source: str | os.PathLike[str], *, zip_limits: ZipLimits | None = None) -> Package:

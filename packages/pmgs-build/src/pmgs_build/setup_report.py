@@ -36,9 +36,10 @@ class SetupError(Exception):
     """Setup stopped; the pointer and every existing database are as they were.
 
     ``code`` is stable (``SETUP_LOCKED``, ``SOURCE_NOT_FOUND``, ``SOURCE_INVALID``,
-    ``INSUFFICIENT_SPACE``, ``BUILD_FAILED``, ``SOURCE_CHANGED``, ``VALIDATION_FAILED``,
-    ``SELF_CHECK_FAILED``, ``PROMOTE_FAILED``, ``POINTER_FAILED``), ``stage`` names where it
-    stopped, ``details`` holds counts and codes only (no paths, no source text).
+    ``INSUFFICIENT_SPACE``, ``BUILD_FAILED``, ``OUTPUT_WRITE_FAILED``, ``SOURCE_CHANGED``,
+    ``VALIDATION_FAILED``, ``SELF_CHECK_FAILED``, ``PROMOTE_FAILED``, ``POINTER_FAILED``),
+    ``stage`` names where it stopped, ``details`` holds counts and codes only (no paths, no
+    source text).
     """
 
     def __init__(

@@ -23,7 +23,7 @@ from typing import IO, Any, Final
 
 from pmgs_build.build import BuildReport, build_database
 from pmgs_build.inventory import Inventory, take_inventory
-from pmgs_build.issues import BuildError
+from pmgs_build.issues import BuildError, IssueCode
 from pmgs_build.model import ProgressEvent
 from pmgs_build.setup_report import SetupError, SetupReport
 from pmgs_core import (
@@ -372,11 +372,21 @@ def build_staged(
             package, built, release=inventory.release_id, progress=relay, strict=strict
         )
     except BuildError as exc:
+        codes = sorted({issue.code for issue in exc.issues})
+        if IssueCode.OUTPUT_WRITE_FAILED in codes:
+            # Not the package's fault: the data directory's file system refused a write.
+            raise SetupError(
+                "OUTPUT_WRITE_FAILED",
+                "the database could not be written in the data directory (disk full, a size "
+                "limit, or an I/O error)",
+                stage="build",
+                details={"issues": codes},
+            ) from None
         raise SetupError(
             "BUILD_FAILED",
             "the package could not be built",
             stage="build",
-            details={"issues": sorted({issue.code for issue in exc.issues})},
+            details={"issues": codes},
         ) from None
 
 

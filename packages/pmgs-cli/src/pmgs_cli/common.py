@@ -98,6 +98,8 @@ _HINTS: Final[Mapping[str, str]] = {
     "SOURCE_INVALID": "Give the unmodified JPO PMGS package (directory JPPMnnnnnnn or ZIP).",
     "INSUFFICIENT_SPACE": "Free disk space (setup needs 3 × source size + 1 GiB) or use "
     "another --data-dir.",
+    "OUTPUT_WRITE_FAILED": "The disk (or a size limit) is full or failing: free space or use "
+    "another --data-dir, then run setup again.",
     "BUILD_FAILED": "Run `pmgs build SOURCE OUT.sqlite --json` to see every build issue.",
     "QUARANTINE_REFUSED": "Run setup without --strict, or remove that release and set up again.",
     "SOURCE_CHANGED": "Do not modify the package while setup runs; run setup again.",

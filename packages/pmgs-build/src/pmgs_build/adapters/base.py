@@ -122,8 +122,12 @@ class BuildContext:
         reference_date: str,
         progress: Callable[[ProgressEvent], None] | None = None,
         package: PackageReader | None = None,
+        *,
+        pdf_timeout: float | None = None,
     ) -> None:
         self.loader = loader
+        self.pdf_timeout = pdf_timeout
+        """Seconds one definition PDF may take in a text worker (None: no limit)."""
         self.package: PackageReader = package if package is not None else FILE_READER
         self.registry = registry
         self.log = log

@@ -10,7 +10,10 @@ in a process pool (ADR 0007). The pool only ever sees bytes: the main process re
 ids, rows and warnings do not depend on which worker finishes first. Every database write
 stays in the main process. A worker that dies takes its pool with it; the unfinished files are
 then re-read one at a time in a fresh process, so that the crash is pinned on the file that
-caused it and the build never waits on a dead worker.
+caused it and the build never waits on a dead worker. A worker that hangs on one file is
+killed once that file has taken :data:`DEFAULT_PDF_TIMEOUT` seconds (``pdf_timeout`` of the
+build); the file is ``PDF_TIMEOUT`` and the others of the window are read again the same way.
+An encrypted PDF (pdfium asks for a password) is ``PDF_ENCRYPTED``.
 """
 
 from __future__ import annotations
@@ -19,14 +22,17 @@ import logging
 import multiprocessing
 import os
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Final
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]  # ships no py.typed marker
+import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
 
 from pmgs_build.adapters.base import BuildContext, FileResult
 from pmgs_build.issues import IssueCode
@@ -34,6 +40,7 @@ from pmgs_build.model import SourceFile
 from pmgs_core import ClassificationCode, InvalidCodeError, ipc_code_from_pdf_name
 
 __all__ = [
+    "DEFAULT_PDF_TIMEOUT",
     "POOL_MIN_FILES",
     "available_cores",
     "extract_pages",
@@ -48,6 +55,16 @@ IN_FLIGHT_PER_WORKER: Final = 4
 """Files handed to the pool but not yet written, per worker: enough to keep every worker busy
 while the main process writes, few enough that memory does not grow with the package."""
 
+DEFAULT_PDF_TIMEOUT: Final = 60.0
+"""Seconds one PDF may take in a worker before the worker is killed and the file is
+``PDF_TIMEOUT``. The slowest real file takes well under a second; a minute is room for a slow,
+loaded machine and still ends a hang (pdfium has no cancellation of its own)."""
+
+_HANG_ENV: Final = "PMGS_TEST_PDF_HANG"
+"""Test hook (reliability suite): a worker given a PDF whose bytes contain this variable's
+value sleeps instead of extracting, as pdfium stuck on a hostile file would. No real PDF
+known to hang pdfium was found, so the hang is simulated; it never applies in this process."""
+
 logger = logging.getLogger("pmgs_build")
 
 _TITLE: Final = "IPC定義 {code}"
@@ -55,8 +72,8 @@ _TITLE: Final = "IPC定義 {code}"
 Extractor = Callable[[bytes], list[str]]
 """Bytes of one PDF → the text of each page. Must be picklable (a module-level function)."""
 
-_Outcome = tuple[list[str] | None, str | None]
-"""(page texts, None) or (None, why the file could not be read)."""
+_Outcome = tuple[list[str] | None, str | None, str]
+"""(page texts, None, "") or (None, why the file could not be read, its issue code)."""
 
 
 def available_cores() -> int:
@@ -103,9 +120,50 @@ def _succeeded(future: Future[_Outcome]) -> bool:
 def _run(extract: Extractor, data: bytes) -> _Outcome:
     """Extract, turning any failure into a message: library exceptions may not pickle back."""
     try:
-        return extract(data), None
+        return extract(data), None, ""
+    except pdfium.PdfiumError as error:
+        if getattr(error, "err_code", None) == pdfium_c.FPDF_ERR_PASSWORD:
+            return None, f"the PDF is encrypted ({error})", IssueCode.PDF_ENCRYPTED
+        return None, f"{type(error).__name__}: {error}", IssueCode.PDF_UNREADABLE
     except Exception as error:  # whatever pdfium raises, the file cannot be read
-        return None, f"{type(error).__name__}: {error}"
+        return None, f"{type(error).__name__}: {error}", IssueCode.PDF_UNREADABLE
+
+
+def _run_in_worker(extract: Extractor, data: bytes) -> _Outcome:
+    """:func:`_run` in a pool worker, where the hang of the test hook may be simulated."""
+    marker = os.environ.get(_HANG_ENV)
+    if marker and marker.encode() in data:
+        time.sleep(3600)
+    return _run(extract, data)
+
+
+def _timed_out(seconds: float) -> _Outcome:
+    return (
+        None,
+        f"text extraction took more than {seconds:g} s; its worker was killed",
+        IssueCode.PDF_TIMEOUT,
+    )
+
+
+def _settled(outcome: _Outcome) -> Future[_Outcome]:
+    future: Future[_Outcome] = Future()
+    future.set_result(outcome)
+    return future
+
+
+def _kill_workers(executor: ProcessPoolExecutor) -> None:
+    """Kill the pool's worker processes (a hung pdfium call cannot be interrupted otherwise).
+
+    ``ProcessPoolExecutor`` has no public way to do this before Python 3.14; its process table
+    is read defensively, and the pool is broken afterwards (its futures fail), as after a
+    crash.
+    """
+    processes = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        try:
+            process.kill()
+        except (OSError, ValueError):
+            continue  # already gone, or already closed
 
 
 @dataclass(slots=True)
@@ -117,6 +175,7 @@ class _Pending:
     name_error: str | None
     data: bytes | None = None
     future: Future[_Outcome] | None = None
+    submitted: float = 0.0
 
 
 def _code_of(source: SourceFile) -> tuple[ClassificationCode | None, str | None]:
@@ -136,14 +195,35 @@ class _Pool:
     then extracted in this process instead of failing every file.
     """
 
-    def __init__(self, workers: int, extract: Extractor) -> None:
+    def __init__(self, workers: int, extract: Extractor, timeout: float | None = None) -> None:
         self._workers = workers
         self._extract = extract
+        self._timeout = timeout
         self._context = multiprocessing.get_context("spawn")
         self._executor: ProcessPoolExecutor | None = self._new(workers)
+        self._last_settled = time.monotonic()
 
     def _new(self, workers: int) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=workers, mp_context=self._context)
+        executor = ProcessPoolExecutor(max_workers=workers, mp_context=self._context)
+        if self._timeout is not None:
+            # Start a worker before any file's time runs: a spawned interpreter may take
+            # seconds to start on a loaded machine, which must not count against a file.
+            # If no worker can start, that is found and handled where results are taken.
+            with suppress(BrokenProcessPool):
+                executor.submit(_ping).result()
+        return executor
+
+    def _wait(self, pending: _Pending) -> float | None:
+        """Seconds left to wait for ``pending``, the oldest unfinished file.
+
+        Its time runs from when it could first run: submitted, and every older file settled
+        (tasks start in submission order). That start is never earlier than the real one, so
+        a file is never killed early; it may be given a little more than the limit.
+        """
+        if self._timeout is None:
+            return None
+        began = max(pending.submitted, self._last_settled)
+        return max(0.0, began + self._timeout - time.monotonic())
 
     def submit(self, data: bytes) -> Future[_Outcome]:
         future: Future[_Outcome]
@@ -152,25 +232,38 @@ class _Pool:
             future.set_result(_run(self._extract, data))
             return future
         try:
-            return self._executor.submit(_run, self._extract, data)
+            return self._executor.submit(_run_in_worker, self._extract, data)
         except BrokenProcessPool as error:
             future = Future()
             future.set_exception(error)
             return future
 
     def result(self, head: _Pending, window: deque[_Pending]) -> _Outcome:
-        """The head's outcome, also after a crash of any worker.
+        """The head's outcome, also after a crash of any worker or a hang on the head.
 
         A dead worker breaks the whole pool, and every unfinished future fails alike. So each
         unfinished file of the window is then read again, one at a time, in a single fresh
-        worker: a crash there lands on the file that caused it, and the others are kept.
+        worker: a crash there lands on the file that caused it, and the others are kept. A
+        head that outlives the time limit is settled as timed out, the workers are killed,
+        and the rest of the window is read again the same way.
         """
+        try:
+            outcome = self._result(head, window)
+        finally:
+            self._last_settled = time.monotonic()
+        return outcome
+
+    def _result(self, head: _Pending, window: deque[_Pending]) -> _Outcome:
         if head.future is None:
             raise ValueError("the head of the window was never submitted")
         try:
-            return head.future.result()
+            return head.future.result(timeout=self._wait(head))
         except BrokenProcessPool:
             pass
+        except TimeoutError:
+            if self._executor is not None:
+                _kill_workers(self._executor)
+            head.future = _settled(_timed_out(self._timeout or 0.0))
         self.close()  # waits until every future of the broken pool is settled
         first = self._new(1)
         alone: ProcessPoolExecutor | None = first
@@ -190,13 +283,23 @@ class _Pool:
                 outcome = _run(self._extract, pending.data)
             else:
                 try:
-                    outcome = alone.submit(_run, self._extract, pending.data).result()
+                    outcome = alone.submit(_run_in_worker, self._extract, pending.data).result(
+                        timeout=self._timeout
+                    )
                 except BrokenProcessPool:
-                    outcome = (None, "the text extractor's process died while reading this file")
+                    outcome = (
+                        None,
+                        "the text extractor's process died while reading this file",
+                        IssueCode.PDF_UNREADABLE,
+                    )
                     alone.shutdown(wait=True, cancel_futures=True)
                     alone = self._new(1)
-            pending.future = Future()
-            pending.future.set_result(outcome)
+                except TimeoutError:
+                    outcome = _timed_out(self._timeout or 0.0)
+                    _kill_workers(alone)
+                    alone.shutdown(wait=True, cancel_futures=True)
+                    alone = self._new(1)
+            pending.future = _settled(outcome)
         if alone is None:
             self._executor = None
         else:
@@ -233,9 +336,15 @@ def _write(
             source.path,
         )
         return FileResult()
-    texts, problem = outcome if outcome is not None else (None, "not read")
+    texts, problem, code_of_problem = (
+        outcome if outcome is not None else (None, "not read", IssueCode.PDF_UNREADABLE)
+    )
     if texts is None:
-        ctx.log.error(IssueCode.PDF_UNREADABLE, f"cannot read the PDF: {problem}", source.path)
+        ctx.log.error(
+            code_of_problem or IssueCode.PDF_UNREADABLE,
+            f"cannot read the PDF: {problem}",
+            source.path,
+        )
         return FileResult()
     if not texts:
         ctx.log.error(IssueCode.PDF_UNREADABLE, "the PDF has no pages", source.path)
@@ -287,13 +396,17 @@ def parse_ipc_definitions(
     workers: int | None = None,
     pool_min_files: int | None = None,
     extract: Extractor = extract_pages,
+    timeout: float | None = None,
 ) -> Iterator[tuple[SourceFile, FileResult]]:
     """Read every definition PDF, extracting text in a process pool; yield in input order.
 
     ``workers`` (default: the usable cores, :func:`available_cores`) sizes the pool;
     ``pool_min_files`` (default :data:`POOL_MIN_FILES`) is the count from which the pool is
-    used at all; ``extract`` replaces pdfium (it must be picklable), for tests.
+    used at all; ``extract`` replaces pdfium (it must be picklable), for tests. ``timeout``
+    (default: the build's ``ctx.pdf_timeout``) is the seconds one file may take in a worker;
+    files read in this process (fewer than ``pool_min_files``) cannot be bounded.
     """
+    limit_seconds = ctx.pdf_timeout if timeout is None else timeout
     codes: dict[str, str] = {}
     threshold = POOL_MIN_FILES if pool_min_files is None else pool_min_files
     if len(sources) < threshold:
@@ -306,7 +419,7 @@ def parse_ipc_definitions(
     count = available_cores() if workers is None else workers
     count = max(1, min(count, len(sources)))
     limit = count * IN_FLIGHT_PER_WORKER
-    pool = _Pool(count, extract)
+    pool = _Pool(count, extract, limit_seconds)
     window: deque[_Pending] = deque()
     try:
 
@@ -321,6 +434,7 @@ def parse_ipc_definitions(
             pending = _Pending(source, code, name_error)
             if code is not None:
                 pending.data = ctx.read_bytes(source)
+                pending.submitted = time.monotonic()
                 pending.future = pool.submit(pending.data)
             window.append(pending)
             while len(window) >= limit:

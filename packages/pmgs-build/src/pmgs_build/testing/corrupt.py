@@ -79,6 +79,10 @@ DOCUMENT_CORRUPTION_KINDS: Final[dict[str, str]] = {
     "pdf_truncated": (
         "error: the first definition PDF is cut to its first half (no xref, no trailer)"
     ),
+    "pdf_encrypted": (
+        "error: the first definition PDF's trailer gets a standard security handler (RC4,"
+        " revision 2) whose password hashes match no password, so pdfium asks for one"
+    ),
 }
 """Kinds for the XML/HTML/PDF groups, accepted by :func:`corrupt` on packages written with
 ``with_documents=True``. Kept apart from :data:`CORRUPTION_KINDS` because those apply to
@@ -278,5 +282,23 @@ def _corrupt_document(package: Path, kind: str) -> Path:
         path.write_bytes(b"\x00" + b"".join(chunks)[:4095])
         return path
     data = path.read_bytes()
+    if kind == "pdf_encrypted":
+        # Entries after the xref table: no offset moves. /O and /U are arbitrary bytes, so the
+        # empty user password does not open the file (pdfium: FPDF_ERR_PASSWORD).
+        encrypt = (
+            b"/Encrypt << /Filter /Standard /V 1 /R 2 /P -4 /O <"
+            + b"11" * 32
+            + b"> /U <"
+            + b"22" * 32
+            + b"> >> /ID [<"
+            + b"0f" * 16
+            + b"> <"
+            + b"0f" * 16
+            + b">] "
+        )
+        at = data.rindex(b"trailer") + len(b"trailer")
+        at = data.index(b"<<", at) + 2
+        path.write_bytes(data[:at] + b" " + encrypt + data[at:])
+        return path
     path.write_bytes(data[: len(data) // 2])
     return path

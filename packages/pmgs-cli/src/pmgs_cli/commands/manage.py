@@ -196,11 +196,25 @@ def setup(
 @click.option(
     "--strict", is_flag=True, help="Make every record that would be quarantined an error."
 )
+@click.option(
+    "--pdf-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds one definition PDF may take before its worker is killed (PDF_TIMEOUT).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--debug", is_flag=True)
 @handle_errors
 def build(
-    source: Path, output: Path, release: str | None, strict: bool, as_json: bool, debug: bool
+    source: Path,
+    output: Path,
+    release: str | None,
+    strict: bool,
+    pdf_timeout: float,
+    as_json: bool,
+    debug: bool,
 ) -> None:
     """Build a database file from a package directory or its ZIP (no activation).
 
@@ -214,7 +228,12 @@ def build(
     try:
         with progress_ui() as ui:
             report = build_database(
-                source, output, release=release, progress=ui.event, strict=strict
+                source,
+                output,
+                release=release,
+                progress=ui.event,
+                strict=strict,
+                pdf_timeout=pdf_timeout,
             )
     except BuildError as exc:
         issues = [

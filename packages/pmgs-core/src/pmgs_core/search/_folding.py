@@ -71,4 +71,25 @@ def index_bigrams(texts: list[str]) -> list[str]:
     if len(parts) != len(texts):  # a text holds the break character itself
         parts = [fold_for_search(text) for text in texts]
     even, odd = _PAIRS_FROM_EVEN.findall, _PAIRS_FROM_ODD.findall
-    return [" ".join(even(part) + odd(part)) for part in parts]
+    return [
+        " ".join(even(part) + odd(part)) if len(part) <= _LONG_TEXT else _distinct_pairs(part)
+        for part in parts
+    ]
+
+
+_LONG_TEXT: Final = 1 << 20
+"""Characters from which a text's pairs are collected distinct rather than all listed.
+
+A list of every pair costs about 50 bytes per character (a 2-character str each): fine for
+ordinary rows, but a 12.5 MiB quarantined CSV cell made the build peak at ≈1.2 GiB
+(issue 17). The index is the same either way, since it keeps one entry per token and row."""
+
+
+def _distinct_pairs(part: str) -> str:
+    """The distinct pairs of a long folded text, in memory that grows with the distinct
+    pairs, not with the text."""
+    distinct: dict[str, None] = {}
+    for pattern in (_PAIRS_FROM_EVEN, _PAIRS_FROM_ODD):
+        for match in pattern.finditer(part):
+            distinct[match.group()] = None
+    return " ".join(distinct)
