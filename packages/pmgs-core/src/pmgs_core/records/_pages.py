@@ -6,7 +6,7 @@ by :mod:`pmgs_core.records`, which is where callers import them from.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from pmgs_core.records._shapes import (
     ReleaseRef,
@@ -38,6 +38,8 @@ class ClassificationSearchHit(TypedDict):
     kind: str
     record_status: str
     matches: list[ClassificationMatch]
+    score: NotRequired[float]
+    matched_terms: NotRequired[list[str]]
 
 
 class DocumentMatch(TypedDict):
@@ -55,6 +57,8 @@ class DocumentSearchHit(TypedDict):
     language: str | None
     title: str
     matches: list[DocumentMatch]
+    score: NotRequired[float]
+    matched_terms: NotRequired[list[str]]
 
 
 class _SearchPageBase(TypedDict):
@@ -72,6 +76,10 @@ class _SearchPageBase(TypedDict):
     attribution: str
     content_role: str
     notice: str
+    order: NotRequired[Literal["index", "relevance"]]
+    match: NotRequired[Literal["all", "any"]]
+    min_score: NotRequired[float]
+    candidates_capped: NotRequired[bool]
 
 
 class ClassificationSearchPage(_SearchPageBase):

@@ -29,6 +29,7 @@ from pmgs_core.records import (
 )
 from pmgs_core.search._paging import GroupedPage, collect_groups, combine_modes, excerpt
 from pmgs_core.search._plan import QueryPlan
+from pmgs_core.search._rank import RANKED_MODE, Match, Order, rank_groups
 
 __all__ = [
     "SearchReader",
@@ -65,6 +66,14 @@ class SearchRequest:
     limit: int
     schemes: list[str]
     document_kinds: list[str] | None
+    order: Order = "index"
+    match: Match = "all"
+    min_score: float = 0.0
+
+    @property
+    def ranked(self) -> bool:
+        """True when the ranked path answers (relevance order, or any-term matching)."""
+        return self.order == "relevance" or self.match == "any"
 
 
 def _placeholders(count: int) -> str:
@@ -111,6 +120,61 @@ def candidate_sql(
     return f"{sql} AND {filters} ORDER BY {order}", params
 
 
+def classification_statement(plan: QueryPlan, request: SearchRequest) -> tuple[str, list[object]]:
+    """The candidate statement of classification texts: columns ``CLASSIFICATION_COLUMNS``.
+
+    Shared by the index-order path and the ranked path (which asks it once per term).
+    """
+    sql, params = candidate_sql(
+        plan,
+        fts="text_fts",
+        bigram="text_bigram",
+        content="text AS x",
+        columns=(
+            "x.id, x.language, x.text_type, x.line, x.body, x.source_file_id, x.locator, "
+            "c.id, c.scheme, c.edition, c.code, c.kind, c.status, r.version"
+        ),
+        joins=(
+            "CROSS JOIN revision AS r ON r.id = x.revision_id "
+            "CROSS JOIN concept AS c ON c.id = r.concept_id"
+        ),
+        filters=(
+            f"x.language = ? AND c.status = 'canonical' AND c.scheme IN "
+            f"({_placeholders(len(request.schemes))})"
+        ),
+    )
+    params.extend([request.language, *request.schemes])
+    return sql, params
+
+
+def document_statement(plan: QueryPlan, request: SearchRequest) -> tuple[str, list[object]]:
+    """The candidate statement of document segments (see :func:`classification_statement`)."""
+    kinds = request.document_kinds
+    filters = "(d.language = ? OR d.language IS NULL)"
+    if kinds is not None:
+        filters += f" AND d.kind IN ({_placeholders(len(kinds))})"
+    sql, params = candidate_sql(
+        plan,
+        fts="document_text_fts",
+        bigram="document_text_bigram",
+        content="document_text AS x",
+        columns=(
+            "x.id, x.sequence_number, x.page, x.heading, x.text_type, x.body, "
+            "x.source_file_id, x.locator, d.id, d.document_key, d.kind, d.language, d.title"
+        ),
+        joins="CROSS JOIN document AS d ON d.id = x.document_id",
+        filters=filters,
+    )
+    params.append(request.language)
+    if kinds is not None:
+        params.extend(kinds)
+    return sql, params
+
+
+def _mode(plan: QueryPlan, request: SearchRequest) -> SearchMode:
+    return RANKED_MODE if request.ranked else plan.search_mode
+
+
 def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dict[str, object]:
     """The fields both kinds of search page share, for an empty page."""
     plan = request.plan
@@ -120,7 +184,7 @@ def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dic
     return {
         "query": request.query,
         "terms": terms,
-        "search_mode": "none" if plan is None else plan.search_mode,
+        "search_mode": "none" if plan is None else _mode(plan, request),
         "language": request.language,
         "release": reader.release(),
         "limit": request.limit,
@@ -132,6 +196,11 @@ def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dic
         "attribution": reader.attribution,
         "content_role": CONTENT_ROLE,
         "notice": EVIDENCE_NOTICE,
+        **(
+            {"order": request.order, "match": request.match, "min_score": request.min_score}
+            if request.ranked
+            else {}
+        ),
     }
 
 
@@ -197,6 +266,43 @@ def _fill_page(
     _set_hits(page, hits, grouped.has_more, offset)
 
 
+def _fill_ranked(
+    page: dict[str, Any],
+    reader: SearchReader,
+    request: SearchRequest,
+    offset: int,
+    tables: tuple[str, str, str],
+    statement: Callable[[QueryPlan], tuple[str, list[object]]],
+    columns: tuple[int, int],
+    hit: Callable[[list[_Row], tuple[str, ...]], Any],
+) -> None:
+    """The ranked path: score, group and cut the page, then add ``score`` and
+    ``matched_terms`` to each hit (fields the index-order path does not have)."""
+    plan = request.plan
+    if plan is None:  # the callers answer a blank query before; kept for the type checker
+        return
+    ranked = rank_groups(
+        reader.stream,
+        plan,
+        statement,
+        tables=tables,
+        columns=columns,
+        match=request.match,
+        order=request.order,
+        min_score=request.min_score,
+        window=(request.limit, offset),
+    )
+    folded = plan.folded_terms
+    hits = []
+    for group in ranked.groups:
+        record = hit(group.rows, folded)
+        record["score"] = group.score
+        record["matched_terms"] = group.matched_terms
+        hits.append(record)
+    _set_hits(page, hits, ranked.has_more, offset)
+    page["candidates_capped"] = ranked.capped
+
+
 def _classification_hit(
     reader: SearchReader,
 ) -> Callable[[list[_Row], tuple[str, ...]], ClassificationSearchHit]:
@@ -212,7 +318,7 @@ def _classification_hit(
             }
             for row in rows
         ]
-        return {**code_ref(rows[0][8:13]), "matches": matches}
+        return cast(ClassificationSearchHit, {**code_ref(rows[0][8:13]), "matches": matches})
 
     return hit
 
@@ -257,25 +363,19 @@ def search_classifications(
     plan = request.plan
     if plan is None:
         return cast(ClassificationSearchPage, page)
-    sql, params = candidate_sql(
-        plan,
-        fts="text_fts",
-        bigram="text_bigram",
-        content="text AS x",
-        columns=(
-            "x.id, x.language, x.text_type, x.line, x.body, x.source_file_id, x.locator, "
-            "c.id, c.scheme, c.edition, c.code, c.kind, c.status, r.version"
-        ),
-        joins=(
-            "CROSS JOIN revision AS r ON r.id = x.revision_id "
-            "CROSS JOIN concept AS c ON c.id = r.concept_id"
-        ),
-        filters=(
-            f"x.language = ? AND c.status = 'canonical' AND c.scheme IN "
-            f"({_placeholders(len(request.schemes))})"
-        ),
-    )
-    params.extend([request.language, *request.schemes])
+    if request.ranked:
+        _fill_ranked(
+            page,
+            reader,
+            request,
+            offset,
+            ("text_fts", "text_bigram", "text"),
+            lambda sub: classification_statement(sub, request),
+            (7, 4),
+            _classification_hit(reader),
+        )
+        return cast(ClassificationSearchPage, page)
+    sql, params = classification_statement(plan, request)
     _fill_page(
         page,
         reader,
@@ -302,24 +402,19 @@ def search_documents(
     plan = request.plan
     if plan is None:
         return cast(DocumentSearchPage, page)
-    filters = "(d.language = ? OR d.language IS NULL)"
-    if kinds is not None:
-        filters += f" AND d.kind IN ({_placeholders(len(kinds))})"
-    sql, params = candidate_sql(
-        plan,
-        fts="document_text_fts",
-        bigram="document_text_bigram",
-        content="document_text AS x",
-        columns=(
-            "x.id, x.sequence_number, x.page, x.heading, x.text_type, x.body, "
-            "x.source_file_id, x.locator, d.id, d.document_key, d.kind, d.language, d.title"
-        ),
-        joins="CROSS JOIN document AS d ON d.id = x.document_id",
-        filters=filters,
-    )
-    params.append(request.language)
-    if kinds is not None:
-        params.extend(kinds)
+    if request.ranked:
+        _fill_ranked(
+            page,
+            reader,
+            request,
+            offset,
+            ("document_text_fts", "document_text_bigram", "document_text"),
+            lambda sub: document_statement(sub, request),
+            (8, 5),
+            _document_hit(reader),
+        )
+        return cast(DocumentSearchPage, page)
+    sql, params = document_statement(plan, request)
     _fill_page(
         page, reader, plan, (sql, params), (request.limit, offset), (8, 5), _document_hit(reader)
     )

@@ -18,6 +18,7 @@ from pmgs_core.store._arguments import (
     check_language,
     check_limit,
     check_offset,
+    check_ranking,
     check_schemes,
 )
 from pmgs_core.store._connection import StoreConnection
@@ -47,17 +48,24 @@ class SearchMixin(StoreConnection):
         limit: int = 20,
         *,
         offset: int = 0,
+        order: str = "index",
+        match: str = "all",
+        min_score: float = 0.0,
     ) -> ClassificationSearchPage:
         """Classifications whose texts contain every term of ``query`` (lexical, not semantic).
 
         One hit per classification, ranked by its first matching line in package order.
+        ``order="relevance"`` ranks by BM25 instead and ``match="any"`` accepts texts holding
+        any of the terms (more terms rank higher); either adds ``score`` (best = 1.0) and
+        ``matched_terms`` to each hit, and ``min_score`` drops hits below it.
         """
         plan = _engine.check_query(query)
         checked_schemes = check_schemes(schemes)
         checked_language, checked_limit = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
+        ranking = check_ranking(order, match, min_score)
         request = _engine.SearchRequest(
-            query, plan, checked_language, checked_limit, checked_schemes, None
+            query, plan, checked_language, checked_limit, checked_schemes, None, *ranking
         )
         reader = self._search_reader()
         return self._locked(lambda: _engine.search_classifications(reader, request, checked_offset))
@@ -71,18 +79,24 @@ class SearchMixin(StoreConnection):
         *,
         offset: int = 0,
         document_kinds: Sequence[str] | None = None,
+        order: str = "index",
+        match: str = "all",
+        min_score: float = 0.0,
     ) -> DocumentSearchPage:
         """Documents whose segments contain every term; one hit per document.
 
         Documents without a language (PDF definitions, the judgement table) match either
         language. ``document_kinds`` restricts the kinds (the "category" of document-DB
-        clients).
+        clients). ``order``, ``match`` and ``min_score`` are those of :meth:`search`.
         """
         plan = _engine.check_query(query)
         checked_language, checked_limit = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
         kinds = check_kinds(document_kinds)
-        request = _engine.SearchRequest(query, plan, checked_language, checked_limit, [], kinds)
+        ranking = check_ranking(order, match, min_score)
+        request = _engine.SearchRequest(
+            query, plan, checked_language, checked_limit, [], kinds, *ranking
+        )
         reader = self._search_reader()
         return self._locked(lambda: _engine.search_documents(reader, request, checked_offset))
 
@@ -98,10 +112,15 @@ class SearchMixin(StoreConnection):
         classification_offset: int = 0,
         document_offset: int = 0,
         document_kinds: Sequence[str] | None = None,
+        order: str = "index",
+        match: str = "all",
+        min_score: float = 0.0,
     ) -> CombinedSearchPage:
         """Classifications and documents at once, each paged on its own.
 
         ``limit`` applies to each type separately; continue one type with its own offset.
+        ``order``, ``match`` and ``min_score`` are those of :meth:`search` (scores are
+        normalised within each type's page).
         """
         plan = _engine.check_query(query)
         checked_schemes = check_schemes(schemes)
@@ -110,8 +129,9 @@ class SearchMixin(StoreConnection):
         class_offset = check_offset(classification_offset, "classification_offset")
         doc_offset = check_offset(document_offset, "document_offset")
         kinds = check_kinds(document_kinds)
+        ranking = check_ranking(order, match, min_score)
         request = _engine.SearchRequest(
-            query, plan, checked_language, checked_limit, checked_schemes, kinds
+            query, plan, checked_language, checked_limit, checked_schemes, kinds, *ranking
         )
         reader = self._search_reader()
         return self._locked(

@@ -1,0 +1,292 @@
+"""Relevance order: BM25 over the trigram and bigram indexes, with a bounded candidate set.
+
+The index-order path (``_run``) streams rows in package order and stops at the end of the
+page. Relevance order cannot stop early (the best row may be the last), so it reads a
+*bounded* set of candidates per content type, scores each row with BM25 and ranks groups
+(classifications or documents) by their best evidence. ``docs/decisions/0012-*.md`` records
+why; in short:
+
+* **Statistics from the indexes.** ``N`` (rows) and the average row length come from the
+  FTS5 trigram table's own totals record (``<table>_data`` row 1: the row count and the
+  number of trigrams per column, which FTS5 keeps for its ``bm25()``); the document frequency
+  of a term is ``count(*)`` of its index answer: the AND of covering trigrams (a 3+ character
+  term) or its bigram token(s) (2 characters); for a 1-character term, the bigram rows with a
+  token that starts with it (a prefix query; rows where the character ends a run are missed, so
+  it slightly overstates the rarity of such a term). FTS5's ``bm25()`` is not used: the
+  tables keep no positions (``detail=none``), a trigram query is an AND of several phrases
+  (``bm25()`` would weight a term by how many trigrams it has), and the bigram tables are
+  separate tables it cannot see.
+* **Term frequency and length from the text.** Each candidate row is folded (NFKC +
+  casefold) and every query term counted in it; the row length is its trigram count
+  (characters − 2), the unit of the totals record.
+* **BM25**: ``idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`` (never negative) and
+  ``idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · dl / avgdl))`` summed over the terms a row
+  holds, with ``k1 = 1.2`` and ``b = 0.75``.
+* **Candidates, bounded.** With ``match="all"`` the candidates are the rows holding every
+  term (the index-order statement), in package order, up to :data:`CANDIDATE_CAP` rows. With
+  ``match="any"`` the rows holding every term come first, then the rows of each term alone,
+  rarest term first, until the cap: a very common word adds at most the cap, and the rare
+  words of the query (the ones that rank) are read in full. A 1-character term does not
+  fetch rows in a query that has longer terms (it has no index of its own); it only adds to
+  the score of rows found by the others.
+* **Groups.** A classification (or a document) scores ``best + GROUP_SUPPORT · (sum of its
+  next best rows, up to MAX_MATCHES_PER_GROUP − 1)``: its best line decides, and a code whose
+  title and handbook line both match outranks one with a single equal line.
+* **Normalised scores.** The best group of the ranked result scores 1.0 and every other
+  group its raw score divided by that best (4 decimals), so the first page starts at 1.0 and a
+  later page continues below it. ``min_score`` applies to these normalised scores.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from pmgs_core.search._folding import fold_for_search
+from pmgs_core.search._plan import QueryPlan, TermPlan, _fts_phrase
+
+__all__ = [
+    "CANDIDATE_CAP",
+    "GROUP_SUPPORT",
+    "K1",
+    "RANKED_MODE",
+    "B",
+    "IndexStats",
+    "RankedGroup",
+    "RankedPage",
+    "bm25_term",
+    "idf",
+    "rank_groups",
+    "read_stats",
+]
+
+Order = Literal["index", "relevance"]
+Match = Literal["all", "any"]
+Row = tuple[Any, ...]
+Stream = Callable[[str, list[object]], Iterable[Row]]
+
+RANKED_MODE: Final = "sqlite_fts5_bm25_lexical"
+CANDIDATE_CAP: Final = 1200
+"""Most candidate rows read per content type for one ranked query (see the module doc)."""
+K1: Final = 1.2
+B: Final = 0.75
+GROUP_SUPPORT: Final = 0.2
+"""Weight of a group's further matching rows next to its best one."""
+GROUP_ROWS: Final = 3
+"""Rows kept (and shown) per group: the best ones, in score order."""
+
+
+@dataclass(frozen=True, slots=True)
+class IndexStats:
+    """Corpus statistics of one content type: rows and average row length in trigrams."""
+
+    rows: int
+    average_length: float
+
+
+@dataclass(frozen=True, slots=True)
+class RankedGroup:
+    """One classification or document: its normalised score, matched terms and best rows."""
+
+    key: int
+    score: float
+    raw_score: float
+    matched_terms: list[str]
+    rows: list[Row]
+
+
+@dataclass(frozen=True, slots=True)
+class RankedPage:
+    """The groups of one page and whether more passed the filters; ``capped`` says that the
+    candidate set was cut at :data:`CANDIDATE_CAP`."""
+
+    groups: list[RankedGroup]
+    has_more: bool
+    capped: bool
+
+
+def _varint(data: bytes, position: int) -> tuple[int, int]:
+    """One SQLite varint (big-endian, 7 bits a byte, the ninth byte whole) at ``position``."""
+    value = 0
+    for index in range(8):
+        byte = data[position + index]
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value, position + index + 1
+    return (value << 8) | data[position + 8], position + 9
+
+
+def read_stats(stream: Stream, fts: str, content: str) -> IndexStats:
+    """Rows and average length from the FTS5 totals record of ``fts``.
+
+    Falls back to counting ``content`` when the record is missing or empty (an index filled
+    in an unusual way); ``fts`` and ``content`` are constants of this package, never input.
+    """
+    for (block,) in stream(f"SELECT block FROM {fts}_data WHERE id = 1", []):  # noqa: S608
+        if isinstance(block, bytes) and block:
+            rows, position = _varint(block, 0)
+            tokens, _ = _varint(block, position)
+            if rows > 0:
+                return IndexStats(rows, max(tokens / rows, 1.0))
+    for count, length in stream(
+        f"SELECT count(*), avg(max(length(body) - 2, 1)) FROM {content}",  # noqa: S608
+        [],
+    ):
+        return IndexStats(int(count), float(length or 1.0))
+    return IndexStats(0, 1.0)  # pragma: no cover - an aggregate always returns a row
+
+
+def idf(rows: int, frequency: int) -> float:
+    """The BM25 inverse document frequency, in the form that is never negative."""
+    return math.log(1.0 + (rows - frequency + 0.5) / (frequency + 0.5))
+
+
+def bm25_term(weight: float, count: int, length: int, average_length: float) -> float:
+    """One term's BM25 contribution to a row of ``length`` trigrams holding it ``count`` times."""
+    norm = K1 * (1.0 - B + B * length / average_length)
+    return weight * count * (K1 + 1.0) / (count + norm)
+
+
+def row_length(body: str) -> int:
+    """A row's length in the unit of the totals record: its trigram count (at least 1)."""
+    return max(len(body) - 2, 1)
+
+
+def _term_match(term: TermPlan) -> str | None:
+    """The MATCH text asking one term's index, or None for a term no index answers alone."""
+    if term.path == "literal":
+        return None
+    if term.path == "bigram":
+        return QueryPlan((term,)).bigram_match
+    return QueryPlan((term,)).trigram_match
+
+
+def _frequency(stream: Stream, tables: tuple[str, str], term: TermPlan, rows: int) -> int:
+    """The document frequency of one term from the indexes (see the module doc)."""
+    fts, bigram = tables
+    expression = _term_match(term)
+    table = fts if term.path == "trigram" else bigram
+    if expression is None:
+        if len(term.folded) != 1 or (not term.folded.isalnum() and term.folded.isascii()):
+            return rows  # no index holds it: weigh it as if every row did
+        expression, table = _fts_phrase(term.folded) + " *", bigram
+    sql = f"SELECT count(*) FROM {table} WHERE {table} MATCH ?"  # noqa: S608
+    for (count,) in stream(sql, [expression]):
+        return min(int(count), rows)
+    return rows  # pragma: no cover - an aggregate always returns a row
+
+
+def _candidate_plans(plan: QueryPlan, match: Match, frequency: dict[str, int]) -> list[QueryPlan]:
+    """The statements' plans, in reading order: all terms, then (``any``) rarest term first."""
+    plans = [plan]
+    if match == "any" and len(plan.terms) > 1:
+        fetching = [term for term in plan.terms if term.path != "literal"]
+        if not fetching:
+            fetching = list(plan.terms)
+        fetching.sort(key=lambda term: frequency[term.folded])
+        plans += [QueryPlan((term,)) for term in fetching]
+    return plans
+
+
+def _collect(
+    stream: Stream,
+    plans: list[QueryPlan],
+    statement: Callable[[QueryPlan], tuple[str, list[object]]],
+    body_column: int,
+    cap: int,
+) -> tuple[dict[int, Row], bool]:
+    """Candidate rows by row id, read plan by plan until ``cap`` rows passed their check."""
+    rows: dict[int, Row] = {}
+    for candidate_plan in plans:
+        sql, params = statement(candidate_plan)
+        for row in stream(sql, params):
+            row_id = int(row[0])
+            if row_id in rows or not candidate_plan.matches(str(row[body_column])):
+                continue
+            rows[row_id] = row
+            if len(rows) >= cap:
+                return rows, True
+    return rows, False
+
+
+def score_row(
+    body: str, terms: tuple[TermPlan, ...], weights: dict[str, float], stats: IndexStats
+) -> tuple[float, list[str]]:
+    """A row's BM25 score and the terms (as typed) it holds."""
+    folded = fold_for_search(body)
+    length = row_length(body)
+    score, matched = 0.0, []
+    for term in terms:
+        count = folded.count(term.folded)
+        if count:
+            score += bm25_term(weights[term.folded], count, length, stats.average_length)
+            matched.append(term.term)
+    return score, matched
+
+
+def rank_groups(
+    stream: Stream,
+    plan: QueryPlan,
+    statement: Callable[[QueryPlan], tuple[str, list[object]]],
+    *,
+    tables: tuple[str, str, str],
+    columns: tuple[int, int],
+    match: Match,
+    order: Order,
+    min_score: float,
+    window: tuple[int, int],
+    cap: int = CANDIDATE_CAP,
+) -> RankedPage:
+    """Score the candidates, group them and cut one page (``window`` = limit, offset).
+
+    ``tables`` are the trigram table, the bigram table and the content table whose rows
+    are counted; ``columns`` the group key's and the body's. A group's rows are its best
+    :data:`GROUP_ROWS`; ``order="index"`` keeps the scores but orders groups by their first
+    row in package order.
+    """
+    fts, bigram, content = tables
+    key_column, body_column = columns
+    stats = read_stats(stream, fts, content)
+    frequency = {
+        term.folded: _frequency(stream, (fts, bigram), term, stats.rows) for term in plan.terms
+    }
+    weights = {folded: idf(stats.rows, count) for folded, count in frequency.items()}
+    rows, capped = _collect(
+        stream, _candidate_plans(plan, match, frequency), statement, body_column, cap
+    )
+    scored: dict[int, list[tuple[float, int, Row]]] = {}
+    matched: dict[int, dict[str, None]] = {}
+    for row_id, row in rows.items():
+        score, terms = score_row(str(row[body_column]), plan.terms, weights, stats)
+        key = int(row[key_column])
+        scored.setdefault(key, []).append((score, row_id, row))
+        matched.setdefault(key, {}).update(dict.fromkeys(terms))
+    raw: list[tuple[float, int, int]] = []  # (group score, first row id, key)
+    for key, entries in scored.items():
+        entries.sort(key=lambda entry: (-entry[0], entry[1]))
+        best, *others = [entry[0] for entry in entries[:GROUP_ROWS]]
+        raw.append((best + GROUP_SUPPORT * sum(others), min(e[1] for e in entries), key))
+    top = max((entry[0] for entry in raw), default=0.0)
+    if order == "relevance":
+        raw.sort(key=lambda entry: (-entry[0], entry[1]))
+    else:
+        raw.sort(key=lambda entry: entry[1])
+    groups = []
+    for group_score, _, key in raw:
+        normalised = round(group_score / top, 4) if top > 0 else 0.0
+        if normalised < min_score:
+            continue
+        order_terms = [term.term for term in plan.terms if term.term in matched[key]]
+        groups.append(
+            RankedGroup(
+                key,
+                normalised,
+                group_score,
+                order_terms,
+                [entry[2] for entry in scored[key][:GROUP_ROWS]],
+            )
+        )
+    limit, offset = window
+    return RankedPage(groups[offset : offset + limit], len(groups) > offset + limit, capped)
