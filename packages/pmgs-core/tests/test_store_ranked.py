@@ -14,9 +14,10 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+import jsonschema
 import pytest
 
-from pmgs_core import PMGSQueryError, PMGSStore
+from pmgs_core import PMGSQueryError, PMGSStore, load_schema
 from pmgs_core.schema import rebuild_search_indexes
 
 # (concept letter, body). Trigram counts (length - 2, 0 when shorter than 3) in comments.
@@ -232,4 +233,51 @@ def test_blank_query_is_an_empty_page(corpus: PMGSStore) -> None:
 def test_bad_ranking_arguments(corpus: PMGSStore, kwargs: dict[str, object]) -> None:
     with pytest.raises(PMGSQueryError) as caught:
         corpus.search("負極", **kwargs)  # type: ignore[arg-type]
+    assert caught.value.code == "INVALID_ARGUMENT"
+
+
+def _valid(record: object) -> None:
+    jsonschema.Draft202012Validator(load_schema("text_search_result")).validate(record)
+
+
+def test_search_text_items_grouped_by_document(corpus: PMGSStore) -> None:
+    result = corpus.search_text("負極 バインダー", limit=10, min_score=0.0)
+    _valid(result)
+    assert result["vector_search_used"] is False
+    assert result["search_mode"] == "sqlite_fts5_bm25_lexical"
+    items = result["items"]
+    codes = corpus.codes  # type: ignore[attr-defined]
+    # Classifications and segments ranked together by raw BM25 (own statistics each).
+    documents = [item["document_id"] for item in items if item["content_type"] == "document"]
+    assert documents == ["fi_handbook:doc1"]
+    classes = [item["document_id"] for item in items if item["content_type"] == "classification"]
+    assert classes == [f"fi:{codes[letter]}" for letter in ("A", "B", "D")]
+    assert items[0]["similarity"] == 1.0
+    assert all(item["source"] == "official" for item in items)
+    assert all(item["mime"] in ("text/csv", "application/xml", "text/html") for item in items)
+    first_a = next(item for item in items if item["document_id"] == f"fi:{codes['A']}")
+    assert first_a["content"] == "負極バインダー\nリチウムイオン電池の負極"
+    assert first_a["category"] == "fi"
+
+
+def test_search_text_ungrouped_and_min_score(corpus: PMGSStore) -> None:
+    result = corpus.search_text("正極の構造", group_by_document=False, min_score=0.0)
+    _valid(result)
+    assert [item["content"] for item in result["items"]] == ["正極の構造"] * 3
+    assert [item["similarity"] for item in result["items"]] == [1.0] * 3
+    # The default min_score (0.3) drops the weak hits: 負極 rows far below the 組成物 one.
+    default = corpus.search_text("負極 組成物", category="fi", limit=10)
+    everything = corpus.search_text("負極 組成物", category="fi", limit=10, min_score=0.0)
+    assert [i for i in everything["items"] if i["similarity"] >= 0.3] == default["items"]
+
+
+def test_search_text_category_and_empty_query(corpus: PMGSStore) -> None:
+    documents = corpus.search_text("負極", category="fi_handbook", min_score=0.0)
+    assert {item["content_type"] for item in documents["items"]} == {"document"}
+    assert corpus.search_text("負極", category="ipc")["items"] == []
+    empty = corpus.search_text("   ")
+    _valid(empty)
+    assert empty["items"] == []
+    with pytest.raises(PMGSQueryError) as caught:
+        corpus.search_text("負極", category="patents")
     assert caught.value.code == "INVALID_ARGUMENT"

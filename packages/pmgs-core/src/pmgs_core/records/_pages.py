@@ -261,3 +261,33 @@ class Categories(TypedDict):
     document_kinds: list[_KindCount]
     themes: list[ThemeCategory]
     attribution: str
+
+
+class TextSearchItem(TypedDict):
+    """One item of ``search_text`` (the document-database shape): an official text."""
+
+    id: str
+    document_id: str
+    path: str
+    mime: str
+    category: str
+    content: str
+    similarity: float
+    source: Literal["official"]
+    content_type: Literal["classification", "document"]
+    locator: str
+    matched_terms: list[str]
+
+
+class TextSearchResult(TypedDict):
+    record_type: Literal["text_search_result"]
+    query: str
+    items: list[TextSearchItem]
+    vector_search_used: Literal[False]
+    search_mode: SearchMode
+    group_by_document: bool
+    min_score: float
+    release: ReleaseRef
+    attribution: str
+    content_role: str
+    notice: str
