@@ -24,8 +24,9 @@ why; in short:
   holds, with ``k1 = 1.2`` and ``b = 0.75``.
 * **Candidates, bounded.** With ``match="all"`` the candidates are the rows holding every
   term (the index-order statement), in package order, up to :data:`CANDIDATE_CAP` rows. With
-  ``match="any"`` the rows holding every term come first, then the rows of each term alone,
-  rarest term first, until the cap: a very common word adds at most the cap, and the rare
+  ``match="any"`` the rows holding every term come first, then (queries of 3 to
+  :data:`SUBSET_TERMS` terms) those holding all terms but one, then the rows of each term
+  alone, rarest term first, until the cap: a very common word adds at most the cap, and the rare
   words of the query (the ones that rank) are read in full. A 1-character term does not
   fetch rows in a query that has longer terms (it has no index of its own); it only adds to
   the score of rows found by the others.
@@ -178,16 +179,29 @@ def _frequency(stream: Stream, tables: tuple[str, str], term: TermPlan, rows: in
     return rows  # pragma: no cover - an aggregate always returns a row
 
 
+SUBSET_TERMS: Final = 8
+"""Up to this many fetching terms, ``match="any"`` also reads the rows holding all terms but
+one (each left out in turn, the most common first) before the single terms."""
+
+
 def _candidate_plans(plan: QueryPlan, match: Match, frequency: dict[str, int]) -> list[QueryPlan]:
-    """The statements' plans, in reading order: all terms, then (``any``) rarest term first."""
+    """The statements' plans, in reading order: all terms; then (``any``) all terms but one,
+    and each term alone, rarest first. Rows holding more of the terms are read first, so
+    that the cap cuts rows holding few, common terms."""
     plans = [plan]
     if match == "any" and len(plan.terms) > 1:
         fetching = [term for term in plan.terms if term.path != "literal"]
         if not fetching:
             fetching = list(plan.terms)
         fetching.sort(key=lambda term: frequency[term.folded])
+        if 3 <= len(fetching) <= SUBSET_TERMS:
+            for left_out in reversed(fetching):
+                plans.append(QueryPlan(tuple(t for t in plan.terms if t is not left_out)))
         plans += [QueryPlan((term,)) for term in fetching]
     return plans
+
+
+_Candidate = tuple[Row, str]
 
 
 def _collect(
@@ -196,27 +210,35 @@ def _collect(
     statement: Callable[[QueryPlan], tuple[str, list[object]]],
     body_column: int,
     cap: int,
-) -> tuple[dict[int, Row], bool]:
-    """Candidate rows by row id, read plan by plan until ``cap`` rows passed their check."""
-    rows: dict[int, Row] = {}
+) -> tuple[dict[int, _Candidate], bool]:
+    """Candidate rows (with their folded text) by row id, read plan by plan until ``cap``
+    rows passed their plan's check; each text is folded once, for the check and the score."""
+    rows: dict[int, _Candidate] = {}
     for candidate_plan in plans:
+        needles = candidate_plan.folded_terms
         sql, params = statement(candidate_plan)
         for row in stream(sql, params):
             row_id = int(row[0])
-            if row_id in rows or not candidate_plan.matches(str(row[body_column])):
+            if row_id in rows:
                 continue
-            rows[row_id] = row
+            folded = fold_for_search(str(row[body_column]))
+            if not all(needle in folded for needle in needles):
+                continue
+            rows[row_id] = (row, folded)
             if len(rows) >= cap:
                 return rows, True
     return rows, False
 
 
 def score_row(
-    body: str, terms: tuple[TermPlan, ...], weights: dict[str, float], stats: IndexStats
+    folded: str,
+    length: int,
+    terms: tuple[TermPlan, ...],
+    weights: dict[str, float],
+    stats: IndexStats,
 ) -> tuple[float, list[str]]:
-    """A row's BM25 score and the terms (as typed) it holds."""
-    folded = fold_for_search(body)
-    length = row_length(body)
+    """A row's BM25 score and the terms (as typed) it holds; ``folded`` is its folded text
+    and ``length`` its length in trigrams (:func:`row_length` of the raw text)."""
     score, matched = 0.0, []
     for term in terms:
         count = folded.count(term.folded)
@@ -258,8 +280,9 @@ def rank_groups(
     )
     scored: dict[int, list[tuple[float, int, Row]]] = {}
     matched: dict[int, dict[str, None]] = {}
-    for row_id, row in rows.items():
-        score, terms = score_row(str(row[body_column]), plan.terms, weights, stats)
+    for row_id, (row, folded) in rows.items():
+        length = row_length(str(row[body_column]))
+        score, terms = score_row(folded, length, plan.terms, weights, stats)
         key = int(row[key_column])
         scored.setdefault(key, []).append((score, row_id, row))
         matched.setdefault(key, {}).update(dict.fromkeys(terms))
