@@ -17,7 +17,8 @@ reported for relevance order and for index order (match "all" as the contract's 
 match "any" ordered by package position).
 
 The words of a Japanese text are its runs between particles and punctuation (の, を, に, と,
-、, 。 …) and the synthetic mark is dropped, which is how the generator builds its texts.
+、, 。 …; the phrase 制御するもの kept whole) and the synthetic mark is dropped, which is how
+the generator builds its texts. At least two thirds of a code's words are kept.
 """
 
 from __future__ import annotations
@@ -36,9 +37,8 @@ from benchmarks.build_bench import prepare_package
 from benchmarks.report import machine
 from pmgs_core import PMGSStore
 
-_SPLIT = re.compile(
-    r"合成データ：|を用いた|に関する|との|を含む|説明|[のをにとはがでや、。：・「」\s]+"
-)
+_NOISE = re.compile(r"合成データ：|を用いた|に関する|との|を含む|説明")
+_WORD = re.compile(r"制御するもの|[^のをにとはがでや、。：・「」\s]+")
 _START = "<!-- ranked:start -->"
 _END = "<!-- ranked:end -->"
 COMMON_QUERIES = ("電池", "制御するもの", "装置 方法", "合成データ", "電池 装置 制御")
@@ -46,7 +46,7 @@ COMMON_QUERIES = ("電池", "制御するもの", "装置 方法", "合成デー
 
 def words(text: str) -> list[str]:
     """The runs of a text between particles and punctuation, 2 characters or more."""
-    return [part for part in _SPLIT.split(text) if len(part) >= 2]
+    return [part for part in _WORD.findall(_NOISE.sub(" ", text)) if len(part) >= 2]
 
 
 def _percentile(samples: list[float], fraction: float) -> float:
@@ -93,7 +93,10 @@ def _code_texts(store: PMGSStore, rng: random.Random, count: int) -> list[tuple[
 def _quality_query(rng: random.Random, lines: list[str], other: list[str]) -> str:
     own = list(dict.fromkeys(w for line in lines for w in words(line)))
     rng.shuffle(own)
-    kept = [w for w in own if rng.random() >= 0.33] or own[:1]
+    # About a third dropped, but never below two thirds of the words (at least one).
+    keep = max(1, -(-2 * len(own) // 3))
+    kept = [w for w in own if rng.random() >= 0.33]
+    kept += [w for w in own if w not in kept][: max(0, keep - len(kept))]
     noise = rng.sample(other, min(len(other), rng.choice((1, 2))))
     query = kept + noise
     rng.shuffle(query)

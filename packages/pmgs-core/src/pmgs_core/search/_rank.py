@@ -40,6 +40,7 @@ why; in short:
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -164,20 +165,51 @@ def _term_match(term: TermPlan) -> str | None:
     return QueryPlan((term,)).trigram_match
 
 
-def _frequency(stream: Stream, tables: tuple[str, str], term: TermPlan, rows: int) -> int:
-    """The document frequency of one term from the indexes (see the module doc)."""
+POSTINGS_PER_TERM: Final = 4000
+"""Most row ids read from a term's index answer (package order): its document frequency is
+exact below this and extrapolated above it, and (``match="any"``) these ids are the term's
+share of the candidates."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Postings:
+    ids: list[int]
+    frequency: int
+
+
+def _postings(
+    stream: Stream, tables: tuple[str, str], term: TermPlan, stats: IndexStats, last_id: int
+) -> _Postings:
+    """The first row ids of one term's index answer and its document frequency.
+
+    Below :data:`POSTINGS_PER_TERM` ids the frequency is the count; above, the count scaled
+    by how far into the id space the ids reached (rows are numbered in package order, and a
+    word is spread over the package). A term no index holds weighs as if every row did.
+    """
     fts, bigram = tables
     expression = _term_match(term)
     table = fts if term.path == "trigram" else bigram
     if expression is None:
         if len(term.folded) != 1 or (not term.folded.isalnum() and term.folded.isascii()):
-            return rows  # no index holds it: weigh it as if every row did
+            return _Postings([], stats.rows)
         expression, table = _fts_phrase(term.folded) + " *", bigram
-    sql = f"SELECT count(*) FROM {table} WHERE {table} MATCH ?"  # noqa: S608
-    for (count,) in stream(sql, [expression]):
-        return min(int(count), rows)
-    return rows  # pragma: no cover - an aggregate always returns a row
+    sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT ?"  # noqa: S608
+    ids = [int(row[0]) for row in stream(sql, [expression, POSTINGS_PER_TERM])]
+    if len(ids) < POSTINGS_PER_TERM:
+        return _Postings(ids, len(ids))
+    estimate = round(len(ids) * max(last_id, ids[-1]) / max(ids[-1], 1))
+    return _Postings(ids, max(len(ids), min(estimate, stats.rows)))
 
+
+def _last_id(stream: Stream, content: str) -> int:
+    for (value,) in stream(f"SELECT max(id) FROM {content}", []):  # noqa: S608
+        return int(value or 0)
+    return 0  # pragma: no cover - an aggregate always returns a row
+
+
+ACCUMULATED_ROWS: Final = 400
+"""Most rows read by id after the index passes (``match="any"``): the best by summed term
+weight. Fixed, not derived from the page, so that every page of a query ranks the same set."""
 
 SUBSET_TERMS: Final = 8
 """Up to this many fetching terms, ``match="any"`` also reads the rows holding all terms but
@@ -197,8 +229,36 @@ def _candidate_plans(plan: QueryPlan, match: Match, frequency: dict[str, int]) -
         if 3 <= len(fetching) <= SUBSET_TERMS:
             for left_out in reversed(fetching):
                 plans.append(QueryPlan(tuple(t for t in plan.terms if t is not left_out)))
-        plans += [QueryPlan((term,)) for term in fetching]
+        if all(term.path == "literal" for term in fetching):
+            plans += [QueryPlan((term,)) for term in fetching]
     return plans
+
+
+def _accumulate(
+    postings: dict[str, _Postings],
+    plan: QueryPlan,
+    weights: dict[str, float],
+    seen: dict[int, _Candidate],
+    budget: int,
+) -> tuple[list[int], bool]:
+    """Row ids to read next (``match="any"``): those whose terms weigh most (the sum of the
+    idf of the indexed terms whose postings hold them), at most ``budget``, in id order; and
+    whether some were left out (a term's postings cut, or more rows than the budget)."""
+    totals: dict[int, float] = {}
+    cut = False
+    for term in plan.terms:
+        if term.path == "literal":
+            continue
+        entry = postings[term.folded]
+        cut = cut or len(entry.ids) >= POSTINGS_PER_TERM
+        weight = weights[term.folded]
+        for row_id in entry.ids:
+            if row_id not in seen:
+                totals[row_id] = totals.get(row_id, 0.0) + weight
+    if len(totals) <= budget:
+        return sorted(totals), cut
+    best = heapq.nlargest(budget, totals.items(), key=lambda item: (item[1], -item[0]))
+    return sorted(row_id for row_id, _ in best), True
 
 
 _Candidate = tuple[Row, str]
@@ -206,28 +266,28 @@ _Candidate = tuple[Row, str]
 
 def _collect(
     stream: Stream,
-    plans: list[QueryPlan],
-    statement: Callable[[QueryPlan], tuple[str, list[object]]],
+    statements: Iterable[tuple[tuple[str, list[object]], tuple[str, ...], bool]],
+    rows: dict[int, _Candidate],
     body_column: int,
     cap: int,
-) -> tuple[dict[int, _Candidate], bool]:
-    """Candidate rows (with their folded text) by row id, read plan by plan until ``cap``
-    rows passed their plan's check; each text is folded once, for the check and the score."""
-    rows: dict[int, _Candidate] = {}
-    for candidate_plan in plans:
-        needles = candidate_plan.folded_terms
-        sql, params = statement(candidate_plan)
+) -> bool:
+    """Add candidate rows (with their folded text) to ``rows``, statement by statement, until
+    ``cap``; True when the cap was reached. Each statement comes with the folded terms its
+    rows must hold (all of them, or any when the flag is set); each text is folded once, for
+    the check and the score."""
+    for (sql, params), needles, any_term in statements:
+        check = any if any_term else all
         for row in stream(sql, params):
             row_id = int(row[0])
             if row_id in rows:
                 continue
             folded = fold_for_search(str(row[body_column]))
-            if not all(needle in folded for needle in needles):
+            if not check(needle in folded for needle in needles):
                 continue
             rows[row_id] = (row, folded)
             if len(rows) >= cap:
-                return rows, True
-    return rows, False
+                return True
+    return False
 
 
 def score_row(
@@ -251,7 +311,7 @@ def score_row(
 def rank_groups(
     stream: Stream,
     plan: QueryPlan,
-    statement: Callable[[QueryPlan], tuple[str, list[object]]],
+    statement: Callable[[QueryPlan, list[int] | None], tuple[str, list[object]]],
     *,
     tables: tuple[str, str, str],
     columns: tuple[int, int],
@@ -271,13 +331,30 @@ def rank_groups(
     fts, bigram, content = tables
     key_column, body_column = columns
     stats = read_stats(stream, fts, content)
-    frequency = {
-        term.folded: _frequency(stream, (fts, bigram), term, stats.rows) for term in plan.terms
+    last_id = _last_id(stream, content)
+    postings = {
+        term.folded: _postings(stream, (fts, bigram), term, stats, last_id) for term in plan.terms
     }
+    frequency = {folded: entry.frequency for folded, entry in postings.items()}
     weights = {folded: idf(stats.rows, count) for folded, count in frequency.items()}
-    rows, capped = _collect(
-        stream, _candidate_plans(plan, match, frequency), statement, body_column, cap
+    rows: dict[int, _Candidate] = {}
+    capped = _collect(
+        stream,
+        (
+            (statement(sub, None), sub.folded_terms, False)
+            for sub in _candidate_plans(plan, match, frequency)
+        ),
+        rows,
+        body_column,
+        cap,
     )
+    if match == "any" and not capped:
+        budget = min(cap - len(rows), ACCUMULATED_ROWS)
+        ids, capped = _accumulate(postings, plan, weights, rows, budget)
+        if ids:
+            indexed = tuple(t.folded for t in plan.terms if t.path != "literal")
+            fetch = ((statement(plan, ids), indexed, True),)
+            capped = _collect(stream, fetch, rows, body_column, cap) or capped
     scored: dict[int, list[tuple[float, int, Row]]] = {}
     matched: dict[int, dict[str, None]] = {}
     for row_id, (row, folded) in rows.items():

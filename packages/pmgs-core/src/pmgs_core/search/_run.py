@@ -7,6 +7,7 @@ page that is returned, happens here, so a reader following one query stays in th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
@@ -89,14 +90,23 @@ def candidate_sql(
     columns: str,
     joins: str,
     filters: str,
+    row_ids: Sequence[int] | None = None,
 ) -> tuple[str, list[object]]:
     """The candidate query: the best index drives, rows come in rowid (package) order.
 
     ``CROSS JOIN`` pins the index as the outer loop, so SQLite streams rows in index order
-    and never sorts or scans the content table for an indexed term.
+    and never sorts or scans the content table for an indexed term. With ``row_ids`` (the
+    ranked path's chosen candidates) the rows are read by id instead, with the same filters.
     """
     trigram, bigrams = plan.trigram_match, plan.bigram_match
     params: list[object] = []
+    if row_ids is not None:
+        sql = (
+            f"SELECT {columns} FROM {content} {joins} "  # noqa: S608
+            "WHERE x.id IN (SELECT value FROM json_each(?))"
+        )
+        params.append(json.dumps(list(row_ids)))
+        return f"{sql} AND {filters} ORDER BY x.id", params
     if trigram is not None or bigrams is not None:
         driver = fts if trigram is not None else bigram
         sql = (
@@ -120,7 +130,9 @@ def candidate_sql(
     return f"{sql} AND {filters} ORDER BY {order}", params
 
 
-def classification_statement(plan: QueryPlan, request: SearchRequest) -> tuple[str, list[object]]:
+def classification_statement(
+    plan: QueryPlan, request: SearchRequest, row_ids: Sequence[int] | None = None
+) -> tuple[str, list[object]]:
     """The candidate statement of classification texts: columns ``CLASSIFICATION_COLUMNS``.
 
     Shared by the index-order path and the ranked path (which asks it once per term).
@@ -142,12 +154,15 @@ def classification_statement(plan: QueryPlan, request: SearchRequest) -> tuple[s
             f"x.language = ? AND c.status = 'canonical' AND c.scheme IN "
             f"({_placeholders(len(request.schemes))})"
         ),
+        row_ids=row_ids,
     )
     params.extend([request.language, *request.schemes])
     return sql, params
 
 
-def document_statement(plan: QueryPlan, request: SearchRequest) -> tuple[str, list[object]]:
+def document_statement(
+    plan: QueryPlan, request: SearchRequest, row_ids: Sequence[int] | None = None
+) -> tuple[str, list[object]]:
     """The candidate statement of document segments (see :func:`classification_statement`)."""
     kinds = request.document_kinds
     filters = "(d.language = ? OR d.language IS NULL)"
@@ -164,6 +179,7 @@ def document_statement(plan: QueryPlan, request: SearchRequest) -> tuple[str, li
         ),
         joins="CROSS JOIN document AS d ON d.id = x.document_id",
         filters=filters,
+        row_ids=row_ids,
     )
     params.append(request.language)
     if kinds is not None:
@@ -272,7 +288,7 @@ def _fill_ranked(
     request: SearchRequest,
     offset: int,
     tables: tuple[str, str, str],
-    statement: Callable[[QueryPlan], tuple[str, list[object]]],
+    statement: Callable[[QueryPlan, list[int] | None], tuple[str, list[object]]],
     columns: tuple[int, int],
     hit: Callable[[list[_Row], tuple[str, ...]], Any],
 ) -> None:
@@ -370,7 +386,7 @@ def search_classifications(
             request,
             offset,
             ("text_fts", "text_bigram", "text"),
-            lambda sub: classification_statement(sub, request),
+            lambda sub, ids: classification_statement(sub, request, ids),
             (7, 4),
             _classification_hit(reader),
         )
@@ -409,7 +425,7 @@ def search_documents(
             request,
             offset,
             ("document_text_fts", "document_text_bigram", "document_text"),
-            lambda sub: document_statement(sub, request),
+            lambda sub, ids: document_statement(sub, request, ids),
             (8, 5),
             _document_hit(reader),
         )

@@ -104,7 +104,7 @@ def _ranked(
         return rank_groups(
             reader.stream,
             plan,
-            lambda sub: classification_statement(sub, request),
+            lambda sub, ids: classification_statement(sub, request, ids),
             tables=tables,
             columns=columns,
             match="any",
@@ -115,7 +115,7 @@ def _ranked(
     return rank_groups(
         reader.stream,
         plan,
-        lambda sub: document_statement(sub, request),
+        lambda sub, ids: document_statement(sub, request, ids),
         tables=("document_text_fts", "document_text_bigram", "document_text"),
         columns=(8 if grouped else 0, 5),
         match="any",
