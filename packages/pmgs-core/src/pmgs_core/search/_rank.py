@@ -9,10 +9,12 @@ why; in short:
 * **Statistics from the indexes.** ``N`` (rows) and the average row length come from the
   FTS5 trigram table's own totals record (``<table>_data`` row 1: the row count and the
   number of trigrams per column, which FTS5 keeps for its ``bm25()``); the document frequency
-  of a term is ``count(*)`` of its index answer: the AND of covering trigrams (a 3+ character
-  term) or its bigram token(s) (2 characters); for a 1-character term, the bigram rows with a
-  token that starts with it (a prefix query; rows where the character ends a run are missed, so
-  it slightly overstates the rarity of such a term). FTS5's ``bm25()`` is not used: the
+  of a term comes from its index answer — the AND of covering trigrams (a 3+ character term),
+  its bigram token(s) (2 characters), or for a 1-character term the bigram rows with a token
+  that starts with it (a prefix query; rows where the character ends a run are missed). The
+  first :data:`POSTINGS_PER_TERM` row ids are read: below that the count is exact, above it
+  is extrapolated from how far into the id space they reached (rows are numbered in package
+  order), so a very common word costs a bounded read. FTS5's ``bm25()`` is not used: the
   tables keep no positions (``detail=none``), a trigram query is an AND of several phrases
   (``bm25()`` would weight a term by how many trigrams it has), and the bigram tables are
   separate tables it cannot see.
@@ -25,11 +27,11 @@ why; in short:
 * **Candidates, bounded.** With ``match="all"`` the candidates are the rows holding every
   term (the index-order statement), in package order, up to :data:`CANDIDATE_CAP` rows. With
   ``match="any"`` the rows holding every term come first, then (queries of 3 to
-  :data:`SUBSET_TERMS` terms) those holding all terms but one, then the rows of each term
-  alone, rarest term first, until the cap: a very common word adds at most the cap, and the rare
-  words of the query (the ones that rank) are read in full. A 1-character term does not
-  fetch rows in a query that has longer terms (it has no index of its own); it only adds to
-  the score of rows found by the others.
+  :data:`SUBSET_TERMS` terms) those holding all terms but one, then up to
+  :data:`ACCUMULATED_ROWS` rows chosen from the terms' postings by the summed idf of the
+  terms they hold (rows with more and rarer terms first), read by id; everything stops at the
+  cap. A 1-character term does not fetch rows in a query that has longer terms (it has no
+  index of its own); it only adds to the score of rows found by the others.
 * **Groups.** A classification (or a document) scores ``best + GROUP_SUPPORT · (sum of its
   next best rows, up to MAX_MATCHES_PER_GROUP − 1)``: its best line decides, and a code whose
   title and handbook line both match outranks one with a single equal line.
