@@ -27,13 +27,13 @@ import argparse
 import json
 import random
 import re
-import statistics
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from benchmarks.build_bench import prepare_package
+from benchmarks.query_bench import summarize
 from benchmarks.report import machine
 from pmgs_core import PMGSStore
 
@@ -47,22 +47,6 @@ COMMON_QUERIES = ("電池", "制御するもの", "装置 方法", "合成デー
 def words(text: str) -> list[str]:
     """The runs of a text between particles and punctuation, 2 characters or more."""
     return [part for part in _WORD.findall(_NOISE.sub(" ", text)) if len(part) >= 2]
-
-
-def _percentile(samples: list[float], fraction: float) -> float:
-    ordered = sorted(samples)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
-
-
-def _summary(samples: list[float]) -> dict[str, float]:
-    return {
-        "calls": len(samples),
-        "p50_ms": _percentile(samples, 0.5) * 1000,
-        "p95_ms": _percentile(samples, 0.95) * 1000,
-        "max_ms": max(samples) * 1000,
-        "mean_ms": statistics.fmean(samples) * 1000,
-    }
 
 
 def _code_texts(store: PMGSStore, rng: random.Random, count: int) -> list[tuple[int, list[str]]]:
@@ -187,7 +171,7 @@ def latency(store: PMGSStore, queries: dict[str, list[str]], rounds: int) -> dic
                     typed.get("candidates_capped") for typed in page["results_by_type"].values()
                 )
         out[label] = {
-            **_summary(samples),
+            **summarize(samples),
             "queries": len(group),
             "max_chars": max(len(q) for q in group),
             "capped_share": capped / len(samples),

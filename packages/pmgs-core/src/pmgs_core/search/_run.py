@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 from pmgs_core.records import (
     CONTENT_ROLE,
@@ -30,9 +30,12 @@ from pmgs_core.records import (
 )
 from pmgs_core.search._paging import GroupedPage, collect_groups, combine_modes, excerpt
 from pmgs_core.search._plan import QueryPlan
-from pmgs_core.search._rank import RANKED_MODE, Match, Order, rank_groups
+from pmgs_core.search._rank import RANKED_MODE, Match, Order, RankedPage, rank_groups
 
 __all__ = [
+    "CLASSIFICATION_SOURCE",
+    "DOCUMENT_SOURCE",
+    "ContentSource",
     "SearchReader",
     "SearchRequest",
     "candidate_sql",
@@ -282,32 +285,61 @@ def _fill_page(
     _set_hits(page, hits, grouped.has_more, offset)
 
 
-def _fill_ranked(
+@dataclass(frozen=True, slots=True)
+class ContentSource:
+    """One content type as the search paths read it: its index tables (trigram, bigram,
+    content), its candidate statement and the columns of the group key and the body."""
+
+    tables: tuple[str, str, str]
+    statement: Callable[[QueryPlan, SearchRequest, Sequence[int] | None], tuple[str, list[object]]]
+    key_column: int
+    body_column: int
+
+    def rank(
+        self, reader: SearchReader, request: SearchRequest, offset: int, *, grouped: bool = True
+    ) -> RankedPage:
+        """The ranked groups of one page (``grouped=False``: one group per row)."""
+        plan = request.plan
+        if plan is None:
+            return RankedPage([], False, False)
+        return rank_groups(
+            reader.stream,
+            plan,
+            lambda sub, ids: self.statement(sub, request, ids),
+            tables=self.tables,
+            columns=(self.key_column if grouped else 0, self.body_column),
+            match=request.match,
+            order=request.order,
+            min_score=request.min_score,
+            window=(request.limit, offset),
+        )
+
+
+def _fill(
     page: dict[str, Any],
     reader: SearchReader,
     request: SearchRequest,
     offset: int,
-    tables: tuple[str, str, str],
-    statement: Callable[[QueryPlan, list[int] | None], tuple[str, list[object]]],
-    columns: tuple[int, int],
+    source: ContentSource,
     hit: Callable[[list[_Row], tuple[str, ...]], Any],
 ) -> None:
-    """The ranked path: score, group and cut the page, then add ``score`` and
-    ``matched_terms`` to each hit (fields the index-order path does not have)."""
+    """Fill a non-blank page by the index-order path, or by the ranked path, which adds
+    ``score`` and ``matched_terms`` to each hit (fields the index-order path does not have)."""
     plan = request.plan
-    if plan is None:  # the callers answer a blank query before; kept for the type checker
+    if plan is None:
         return
-    ranked = rank_groups(
-        reader.stream,
-        plan,
-        statement,
-        tables=tables,
-        columns=columns,
-        match=request.match,
-        order=request.order,
-        min_score=request.min_score,
-        window=(request.limit, offset),
-    )
+    if not request.ranked:
+        _fill_page(
+            page,
+            reader,
+            plan,
+            source.statement(plan, request, None),
+            (request.limit, offset),
+            (source.key_column, source.body_column),
+            hit,
+        )
+        return
+    ranked = source.rank(reader, request, offset)
     folded = plan.folded_terms
     hits = []
     for group in ranked.groups:
@@ -317,6 +349,14 @@ def _fill_ranked(
         hits.append(record)
     _set_hits(page, hits, ranked.has_more, offset)
     page["candidates_capped"] = ranked.capped
+
+
+CLASSIFICATION_SOURCE: Final = ContentSource(
+    ("text_fts", "text_bigram", "text"), classification_statement, 7, 4
+)
+DOCUMENT_SOURCE: Final = ContentSource(
+    ("document_text_fts", "document_text_bigram", "document_text"), document_statement, 8, 5
+)
 
 
 def _classification_hit(
@@ -379,28 +419,7 @@ def search_classifications(
     plan = request.plan
     if plan is None:
         return cast(ClassificationSearchPage, page)
-    if request.ranked:
-        _fill_ranked(
-            page,
-            reader,
-            request,
-            offset,
-            ("text_fts", "text_bigram", "text"),
-            lambda sub, ids: classification_statement(sub, request, ids),
-            (7, 4),
-            _classification_hit(reader),
-        )
-        return cast(ClassificationSearchPage, page)
-    sql, params = classification_statement(plan, request)
-    _fill_page(
-        page,
-        reader,
-        plan,
-        (sql, params),
-        (request.limit, offset),
-        (7, 4),
-        _classification_hit(reader),
-    )
+    _fill(page, reader, request, offset, CLASSIFICATION_SOURCE, _classification_hit(reader))
     return cast(ClassificationSearchPage, page)
 
 
@@ -418,22 +437,7 @@ def search_documents(
     plan = request.plan
     if plan is None:
         return cast(DocumentSearchPage, page)
-    if request.ranked:
-        _fill_ranked(
-            page,
-            reader,
-            request,
-            offset,
-            ("document_text_fts", "document_text_bigram", "document_text"),
-            lambda sub, ids: document_statement(sub, request, ids),
-            (8, 5),
-            _document_hit(reader),
-        )
-        return cast(DocumentSearchPage, page)
-    sql, params = document_statement(plan, request)
-    _fill_page(
-        page, reader, plan, (sql, params), (request.limit, offset), (8, 5), _document_hit(reader)
-    )
+    _fill(page, reader, request, offset, DOCUMENT_SOURCE, _document_hit(reader))
     return cast(DocumentSearchPage, page)
 
 

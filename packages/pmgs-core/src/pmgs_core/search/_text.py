@@ -22,13 +22,12 @@ from pmgs_core.records import (
     TextSearchResult,
 )
 from pmgs_core.search._paging import excerpt
-from pmgs_core.search._plan import QueryPlan
-from pmgs_core.search._rank import RANKED_MODE, RankedGroup, rank_groups
+from pmgs_core.search._rank import RANKED_MODE, RankedGroup
 from pmgs_core.search._run import (
+    CLASSIFICATION_SOURCE,
+    DOCUMENT_SOURCE,
     SearchReader,
     SearchRequest,
-    classification_statement,
-    document_statement,
 )
 
 __all__ = ["MIME_TYPES", "mime_type", "search_text"]
@@ -94,37 +93,6 @@ def _document_item(
     }
 
 
-def _ranked(
-    reader: SearchReader, request: SearchRequest, plan: QueryPlan, kind: _Kind, grouped: bool
-) -> list[RankedGroup]:
-    """The best ``limit`` groups (or rows, when not grouped) of one content type."""
-    if kind == "classification":
-        tables = ("text_fts", "text_bigram", "text")
-        columns = (7 if grouped else 0, 4)
-        return rank_groups(
-            reader.stream,
-            plan,
-            lambda sub, ids: classification_statement(sub, request, ids),
-            tables=tables,
-            columns=columns,
-            match="any",
-            order="relevance",
-            min_score=0.0,
-            window=(request.limit, 0),
-        ).groups
-    return rank_groups(
-        reader.stream,
-        plan,
-        lambda sub, ids: document_statement(sub, request, ids),
-        tables=("document_text_fts", "document_text_bigram", "document_text"),
-        columns=(8 if grouped else 0, 5),
-        match="any",
-        order="relevance",
-        min_score=0.0,
-        window=(request.limit, 0),
-    ).groups
-
-
 def search_text(
     reader: SearchReader,
     request: SearchRequest,
@@ -158,7 +126,9 @@ def search_text(
     scored: list[tuple[float, int, int, TextSearchItem]] = []
     for position, kind in enumerate(kinds):
         make = _classification_item if kind == "classification" else _document_item
-        for rank, group in enumerate(_ranked(reader, request, plan, kind, group_by_document)):
+        source = CLASSIFICATION_SOURCE if kind == "classification" else DOCUMENT_SOURCE
+        ranked = source.rank(reader, request, 0, grouped=group_by_document)
+        for rank, group in enumerate(ranked.groups):
             scored.append((group.raw_score, rank, position, make(reader, group, folded)))
     scored.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
     top = scored[0][0] if scored else 0.0
