@@ -53,6 +53,7 @@ from pmgs_core.search._plan import QueryPlan, TermPlan, _fts_phrase
 
 __all__ = [
     "CANDIDATE_CAP",
+    "DOCUMENT_CANDIDATE_CAP",
     "GROUP_SUPPORT",
     "K1",
     "RANKED_MODE",
@@ -73,7 +74,10 @@ Stream = Callable[[str, list[object]], Iterable[Row]]
 
 RANKED_MODE: Final = "sqlite_fts5_bm25_lexical"
 CANDIDATE_CAP: Final = 1200
-"""Most candidate rows read per content type for one ranked query (see the module doc)."""
+"""Most candidate rows read for one ranked query of classification texts (module doc)."""
+DOCUMENT_CANDIDATE_CAP: Final = 400
+"""The same for document segments: a segment is a page or a paragraph, several times the
+length of a classification line, and folding and counting it costs as much more."""
 K1: Final = 1.2
 B: Final = 0.75
 GROUP_SUPPORT: Final = 0.2

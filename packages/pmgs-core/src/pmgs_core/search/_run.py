@@ -30,7 +30,15 @@ from pmgs_core.records import (
 )
 from pmgs_core.search._paging import GroupedPage, collect_groups, combine_modes, excerpt
 from pmgs_core.search._plan import QueryPlan
-from pmgs_core.search._rank import RANKED_MODE, Match, Order, RankedPage, rank_groups
+from pmgs_core.search._rank import (
+    CANDIDATE_CAP,
+    DOCUMENT_CANDIDATE_CAP,
+    RANKED_MODE,
+    Match,
+    Order,
+    RankedPage,
+    rank_groups,
+)
 
 __all__ = [
     "CLASSIFICATION_SOURCE",
@@ -294,6 +302,7 @@ class ContentSource:
     statement: Callable[[QueryPlan, SearchRequest, Sequence[int] | None], tuple[str, list[object]]]
     key_column: int
     body_column: int
+    cap: int
 
     def rank(
         self, reader: SearchReader, request: SearchRequest, offset: int, *, grouped: bool = True
@@ -312,6 +321,7 @@ class ContentSource:
             order=request.order,
             min_score=request.min_score,
             window=(request.limit, offset),
+            cap=self.cap,
         )
 
 
@@ -352,10 +362,14 @@ def _fill(
 
 
 CLASSIFICATION_SOURCE: Final = ContentSource(
-    ("text_fts", "text_bigram", "text"), classification_statement, 7, 4
+    ("text_fts", "text_bigram", "text"), classification_statement, 7, 4, CANDIDATE_CAP
 )
 DOCUMENT_SOURCE: Final = ContentSource(
-    ("document_text_fts", "document_text_bigram", "document_text"), document_statement, 8, 5
+    ("document_text_fts", "document_text_bigram", "document_text"),
+    document_statement,
+    8,
+    5,
+    DOCUMENT_CANDIDATE_CAP,
 )
 
 
