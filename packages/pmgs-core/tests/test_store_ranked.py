@@ -8,6 +8,7 @@ code under test.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import shutil
 import sqlite3
@@ -19,6 +20,8 @@ import pytest
 
 from pmgs_core import PMGSQueryError, PMGSStore, load_schema
 from pmgs_core.schema import rebuild_search_indexes
+from pmgs_core.search import CANDIDATE_CAP, SearchRequest, plan_query
+from pmgs_core.search._run import CLASSIFICATION_SOURCE
 
 # (concept letter, body). Trigram counts (length - 2, 0 when shorter than 3) in comments.
 TEXTS = [
@@ -281,3 +284,41 @@ def test_search_text_category_and_empty_query(corpus: PMGSStore) -> None:
     with pytest.raises(PMGSQueryError) as caught:
         corpus.search_text("負極", category="patents")
     assert caught.value.code == "INVALID_ARGUMENT"
+
+
+def test_candidate_cap_bounds_the_rows_read(store: PMGSStore, examples: dict[str, str]) -> None:
+    # The generated package's common phrase is in far more lines than a cap of 5.
+    source = dataclasses.replace(CLASSIFICATION_SOURCE, cap=5)
+    request = SearchRequest(
+        examples["common_phrase"],
+        plan_query(examples["common_phrase"]),
+        "ja",
+        200,
+        ["fi", "fterm", "ipc"],
+        None,
+        "relevance",
+        "all",
+        0.0,
+    )
+    ranked = source.rank(store._search_reader(), request, 0)
+    assert ranked.capped
+    assert 1 <= sum(len(group.rows) for group in ranked.groups) <= 5
+    page = store.search(examples["common_phrase"], order="relevance", limit=200)
+    assert page["candidates_capped"] is (
+        _lines_with(store, examples["common_phrase"]) >= CANDIDATE_CAP
+    )
+
+
+def _lines_with(store: PMGSStore, phrase: str) -> int:
+    """Canonical ja lines holding the phrase, counted by SQL (not by the code under test)."""
+    (count,) = (
+        store._connection()
+        .execute(
+            "SELECT count(*) FROM text AS t JOIN revision AS r ON r.id = t.revision_id "
+            "JOIN concept AS c ON c.id = r.concept_id WHERE c.status = 'canonical' "
+            "AND t.language = 'ja' AND instr(t.body, ?) > 0",
+            (phrase,),
+        )
+        .fetchone()
+    )
+    return int(count)
