@@ -27,7 +27,8 @@ why; in short:
 * **Candidates, bounded.** With ``match="all"`` the candidates are the rows holding every
   term (the index-order statement), in package order, up to :data:`CANDIDATE_CAP` rows. With
   ``match="any"`` the rows holding every term come first, then (queries of 3 to
-  :data:`SUBSET_TERMS` terms) those holding all terms but one, then up to
+  :data:`SUBSET_TERMS` terms) those holding all terms but one (up to
+  :data:`PAIR_SUBSET_TERMS` terms: also all but two), then up to
   :data:`ACCUMULATED_ROWS` rows chosen from the terms' postings by the summed idf of the
   terms they hold (rows with more and rarer terms first), read by id; everything stops at the
   cap. A 1-character term does not fetch rows in a query that has longer terms (it has no
@@ -220,6 +221,9 @@ weight. Fixed, not derived from the page, so that every page of a query ranks th
 SUBSET_TERMS: Final = 8
 """Up to this many fetching terms, ``match="any"`` also reads the rows holding all terms but
 one (each left out in turn, the most common first) before the single terms."""
+PAIR_SUBSET_TERMS: Final = 6
+"""Up to this many, also the rows holding all terms but two (at most 15 statements): a pasted
+phrase with two words from elsewhere still finds the texts holding the rest."""
 
 
 def _candidate_plans(plan: QueryPlan, match: Match, frequency: dict[str, int]) -> list[QueryPlan]:
@@ -235,6 +239,12 @@ def _candidate_plans(plan: QueryPlan, match: Match, frequency: dict[str, int]) -
         if 3 <= len(fetching) <= SUBSET_TERMS:
             for left_out in reversed(fetching):
                 plans.append(QueryPlan(tuple(t for t in plan.terms if t is not left_out)))
+        if 4 <= len(fetching) <= PAIR_SUBSET_TERMS:
+            common_first = list(reversed(fetching))
+            for first, left_a in enumerate(common_first):
+                for left_b in common_first[first + 1 :]:
+                    kept = tuple(t for t in plan.terms if t is not left_a and t is not left_b)
+                    plans.append(QueryPlan(kept))
         if all(term.path == "literal" for term in fetching):
             plans += [QueryPlan((term,)) for term in fetching]
     return plans
