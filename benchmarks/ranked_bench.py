@@ -39,8 +39,8 @@ from pmgs_core import PMGSStore, fold_for_search
 
 _NOISE = re.compile(r"合成データ：|を用いた|に関する|との|を含む|説明")
 _WORD = re.compile(r"制御するもの|[^のをにとはがでや、。：・「」\s]+")
-_START = "<!-- ranked:start -->"
-_END = "<!-- ranked:end -->"
+_START = "<!-- ranked-{scale:g}:start -->"
+_END = "<!-- ranked-{scale:g}:end -->"
 COMMON_QUERIES = ("電池", "制御するもの", "装置 方法", "合成データ", "電池 装置 制御")
 
 
@@ -188,8 +188,8 @@ def _markdown(results: dict[str, Any]) -> str:
     m = results["machine"]
     lat, q = results["latency"], results["quality"]
     lines = [
-        _START,
-        "## Ranked search (`benchmarks/ranked_bench.py`, issue 14)",
+        _START.format(scale=results["scale"]),
+        f"## Ranked search at scale {results['scale']:g} (`benchmarks/ranked_bench.py`, issue 14)",
         "",
         f"Measured on {results['date']} (UTC) with `{results['command']}`.",
         f"Machine: {m['cpus']} CPUs ({m['cpu_model']}), {m['ram_bytes'] / 2**30:.1f} GiB RAM, "
@@ -232,7 +232,7 @@ def _markdown(results: dict[str, Any]) -> str:
             f"| {label} | {target} | {s['recall_at_1']:.3f} | {s['recall_at_10']:.3f} | "
             f"{s['mrr']:.3f} | {e['recall_at_10']:.3f} | {e['mrr']:.3f} |"
         )
-    lines += ["", _END]
+    lines += ["", _END.format(scale=results["scale"])]
     return "\n".join(lines)
 
 
@@ -241,9 +241,10 @@ def write_docs(results: dict[str, Any], path: Path) -> None:
     below the generated block are kept by hand."""
     text = path.read_text("utf-8")
     block = _markdown(results)
-    if _START in text and _END in text:
-        before, rest = text.split(_START, 1)
-        after = rest.split(_END, 1)[1]
+    start, end = _START.format(scale=results["scale"]), _END.format(scale=results["scale"])
+    if start in text and end in text:
+        before, rest = text.split(start, 1)
+        after = rest.split(end, 1)[1]
         text = before + block + after
     else:
         text = text.rstrip("\n") + "\n\n" + block + "\n"
