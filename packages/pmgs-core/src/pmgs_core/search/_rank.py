@@ -12,7 +12,7 @@ why; in short:
   of a term comes from its index answer — the AND of covering trigrams (a 3+ character term),
   its bigram token(s) (2 characters), or for a 1-character term the bigram rows with a token
   that starts with it (a prefix query; rows where the character ends a run are missed). The
-  first :data:`POSTINGS_PER_TERM` row ids are read: below that the count is exact, above it
+  first :data:`FREQUENCY_SAMPLE` row ids are read: below that the count is exact, above it
   is extrapolated from how far into the id space they reached (rows are numbered in package
   order), so a very common word costs a bounded read. FTS5's ``bm25()`` is not used: the
   tables keep no positions (``detail=none``), a trigram query is an AND of several phrases
@@ -184,12 +184,23 @@ class _Postings:
     frequency: int
 
 
+FREQUENCY_SAMPLE: Final = 1000
+"""Row ids read first for a term's frequency; the rest of its :data:`POSTINGS_PER_TERM` is
+read only when the any-match accumulation needs them (not when the index passes already
+filled the cap, the usual case of a common word)."""
+
+
 def _postings(
-    stream: Stream, tables: tuple[str, str], term: TermPlan, stats: IndexStats, last_id: int
+    stream: Stream,
+    tables: tuple[str, str],
+    term: TermPlan,
+    stats: IndexStats,
+    last_id: int,
+    limit: int = FREQUENCY_SAMPLE,
 ) -> _Postings:
     """The first row ids of one term's index answer and its document frequency.
 
-    Below :data:`POSTINGS_PER_TERM` ids the frequency is the count; above, the count scaled
+    Below ``limit`` ids the frequency is the count; above, the count scaled
     by how far into the id space the ids reached (rows are numbered in package order, and a
     word is spread over the package). A term no index holds weighs as if every row did.
     """
@@ -201,8 +212,8 @@ def _postings(
             return _Postings([], stats.rows)
         expression, table = _fts_phrase(term.folded) + " *", bigram
     sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT ?"  # noqa: S608
-    ids = [int(row[0]) for row in stream(sql, [expression, POSTINGS_PER_TERM])]
-    if len(ids) < POSTINGS_PER_TERM:
+    ids = [int(row[0]) for row in stream(sql, [expression, limit])]
+    if len(ids) < limit:
         return _Postings(ids, len(ids))
     estimate = round(len(ids) * max(last_id, ids[-1]) / max(ids[-1], 1))
     return _Postings(ids, max(len(ids), min(estimate, stats.rows)))
@@ -365,6 +376,10 @@ def rank_groups(
         cap,
     )
     if match == "any" and not capped:
+        for term in plan.terms:
+            if len(postings[term.folded].ids) >= FREQUENCY_SAMPLE and term.path != "literal":
+                more = _postings(stream, (fts, bigram), term, stats, last_id, POSTINGS_PER_TERM)
+                postings[term.folded] = _Postings(more.ids, postings[term.folded].frequency)
         budget = min(cap - len(rows), ACCUMULATED_ROWS)
         ids, capped = _accumulate(postings, plan, weights, rows, budget)
         if ids:
