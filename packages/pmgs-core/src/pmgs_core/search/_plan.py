@@ -21,6 +21,7 @@ __all__ = [
     "QueryPlan",
     "TermPlan",
     "check_query",
+    "covering_trigrams",
     "plan_query",
 ]
 
@@ -115,11 +116,16 @@ class QueryPlan:
         return all(term in folded for term in self.folded_terms)
 
 
-def _trigram_and(text: str) -> str:
-    """The AND of trigrams that cover ``text``: every third one and the last (overlapping
+def covering_trigrams(text: str) -> list[str]:
+    """The distinct trigrams that cover ``text``: every third one and the last (overlapping
     windows add no rows the check would keep, only doclists to read)."""
     starts = [*range(0, len(text) - 2, 3), len(text) - 3]
-    grams = dict.fromkeys(text[start : start + 3] for start in starts)
+    return list(dict.fromkeys(text[start : start + 3] for start in starts))
+
+
+def _trigram_and(text: str) -> str:
+    """The AND of the trigrams that cover ``text`` (:func:`covering_trigrams`)."""
+    grams = covering_trigrams(text)
     joined = " AND ".join(_fts_phrase(gram) for gram in grams)
     return joined if len(grams) == 1 else "(" + joined + ")"
 

@@ -45,12 +45,13 @@ from __future__ import annotations
 
 import heapq
 import math
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from pmgs_core.search._folding import fold_for_search
-from pmgs_core.search._plan import QueryPlan, TermPlan, _fts_phrase
+from pmgs_core.search._plan import QueryPlan, TermPlan, _fts_phrase, covering_trigrams
 
 __all__ = [
     "CANDIDATE_CAP",
@@ -163,13 +164,57 @@ def row_length(body: str) -> int:
     return max(len(body) - 2, 1)
 
 
-def _term_match(term: TermPlan) -> str | None:
+TRIGRAM_SAMPLE: Final = 256
+"""Row ids read to estimate how common one trigram is (see :func:`_rare_trigram_match`)."""
+RARE_TRIGRAMS: Final = 3
+"""Trigrams of a long term that ask the index for its postings: its rarest ones."""
+
+
+def _estimate(ids: list[int], limit: int, last_id: int) -> int:
+    """A document frequency from the first ``limit`` ids of an index answer: their count, or
+    past the limit, the count scaled by how far into the id space they reached."""
+    if len(ids) < limit:
+        return len(ids)
+    return round(len(ids) * max(last_id, ids[-1]) / max(ids[-1], 1))
+
+
+def _rare_trigram_match(
+    stream: Stream, fts: str, term: TermPlan, last_id: int, seen: dict[str, int]
+) -> str:
+    """The MATCH text of a 3+ character term for its postings: per spelling, the AND of its
+    :data:`RARE_TRIGRAMS` rarest covering trigrams, not all of them.
+
+    A trigram found in most rows (a recurring prefix, a common ending) makes the AND read its
+    whole doclist, more than ten times the cost of the rare ones, and adds nothing to the
+    selection; the rows this lets through are trimmed by the exact check. How common each
+    trigram is comes from its first :data:`TRIGRAM_SAMPLE` ids (``seen`` keeps the estimates
+    of one query, where the same trigrams recur).
+    """
+    sql = f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?"  # noqa: S608
+    groups = []
+    spellings = dict.fromkeys([term.term, unicodedata.normalize("NFKC", term.term)])
+    for spelling in (text for text in spellings if len(text) >= 3):
+        grams = covering_trigrams(spelling)
+        if len(grams) > RARE_TRIGRAMS:
+            for gram in grams:
+                if gram not in seen:
+                    ids = [int(row[0]) for row in stream(sql, [_fts_phrase(gram), TRIGRAM_SAMPLE])]
+                    seen[gram] = _estimate(ids, TRIGRAM_SAMPLE, last_id)
+            grams = sorted(grams, key=lambda gram: seen[gram])[:RARE_TRIGRAMS]
+        joined = " AND ".join(_fts_phrase(gram) for gram in grams)
+        groups.append(joined if len(grams) == 1 else f"({joined})")
+    return groups[0] if len(groups) == 1 else "(" + " OR ".join(groups) + ")"
+
+
+def _term_match(
+    stream: Stream, fts: str, term: TermPlan, last_id: int, seen: dict[str, int]
+) -> str | None:
     """The MATCH text asking one term's index, or None for a term no index answers alone."""
     if term.path == "literal":
         return None
     if term.path == "bigram":
         return QueryPlan((term,)).bigram_match
-    return QueryPlan((term,)).trigram_match
+    return _rare_trigram_match(stream, fts, term, last_id, seen)
 
 
 POSTINGS_PER_TERM: Final = 4000
@@ -197,6 +242,7 @@ def _postings(
     stats: IndexStats,
     last_id: int,
     limit: int = FREQUENCY_SAMPLE,
+    seen: dict[str, int] | None = None,
 ) -> _Postings:
     """The first row ids of one term's index answer and its document frequency.
 
@@ -205,7 +251,7 @@ def _postings(
     word is spread over the package). A term no index holds weighs as if every row did.
     """
     fts, bigram = tables
-    expression = _term_match(term)
+    expression = _term_match(stream, fts, term, last_id, {} if seen is None else seen)
     table = fts if term.path == "trigram" else bigram
     if expression is None:
         if len(term.folded) != 1 or (not term.folded.isalnum() and term.folded.isascii()):
@@ -213,10 +259,7 @@ def _postings(
         expression, table = _fts_phrase(term.folded) + " *", bigram
     sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT ?"  # noqa: S608
     ids = [int(row[0]) for row in stream(sql, [expression, limit])]
-    if len(ids) < limit:
-        return _Postings(ids, len(ids))
-    estimate = round(len(ids) * max(last_id, ids[-1]) / max(ids[-1], 1))
-    return _Postings(ids, max(len(ids), min(estimate, stats.rows)))
+    return _Postings(ids, min(_estimate(ids, limit, last_id), max(stats.rows, len(ids))))
 
 
 def _last_id(stream: Stream, content: str) -> int:
@@ -359,8 +402,10 @@ def rank_groups(
     key_column, body_column = columns
     stats = read_stats(stream, fts, content)
     last_id = _last_id(stream, content)
+    seen: dict[str, int] = {}
     postings = {
-        term.folded: _postings(stream, (fts, bigram), term, stats, last_id) for term in plan.terms
+        term.folded: _postings(stream, (fts, bigram), term, stats, last_id, seen=seen)
+        for term in plan.terms
     }
     frequency = {folded: entry.frequency for folded, entry in postings.items()}
     weights = {folded: idf(stats.rows, count) for folded, count in frequency.items()}
@@ -378,7 +423,9 @@ def rank_groups(
     if match == "any" and not capped:
         for term in plan.terms:
             if len(postings[term.folded].ids) >= FREQUENCY_SAMPLE and term.path != "literal":
-                more = _postings(stream, (fts, bigram), term, stats, last_id, POSTINGS_PER_TERM)
+                more = _postings(
+                    stream, (fts, bigram), term, stats, last_id, POSTINGS_PER_TERM, seen
+                )
                 postings[term.folded] = _Postings(more.ids, postings[term.folded].frequency)
         budget = min(cap - len(rows), ACCUMULATED_ROWS)
         ids, capped = _accumulate(postings, plan, weights, rows, budget)
