@@ -55,6 +55,9 @@ class QueryPlan:
     """Everything the store needs to run a query against either kind of content."""
 
     terms: tuple[TermPlan, ...]
+    trigram_overrides: tuple[tuple[str, str], ...] = ()
+    """(folded term, MATCH text) pairs replacing a term's AND of covering trigrams; the
+    ranked path asks long terms with their rarest trigrams only (``_rank``)."""
 
     @property
     def folded_terms(self) -> tuple[str, ...]:
@@ -78,8 +81,12 @@ class QueryPlan:
         those where the term occurs.
         """
         parts = []
+        overrides = dict(self.trigram_overrides)
         for term in self.terms:
             if term.path != "trigram":
+                continue
+            if term.folded in overrides:
+                parts.append(overrides[term.folded])
                 continue
             variants = dict.fromkeys([term.term, unicodedata.normalize("NFKC", term.term)])
             groups = [_trigram_and(variant) for variant in variants if len(variant) >= 3]

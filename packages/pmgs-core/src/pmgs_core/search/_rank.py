@@ -227,6 +227,7 @@ share of the candidates."""
 class _Postings:
     ids: list[int]
     frequency: int
+    expression: str | None = None
 
 
 FREQUENCY_SAMPLE: Final = 1000
@@ -259,7 +260,8 @@ def _postings(
         expression, table = _fts_phrase(term.folded) + " *", bigram
     sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT ?"  # noqa: S608
     ids = [int(row[0]) for row in stream(sql, [expression, limit])]
-    return _Postings(ids, min(_estimate(ids, limit, last_id), max(stats.rows, len(ids))))
+    frequency = min(_estimate(ids, limit, last_id), max(stats.rows, len(ids)))
+    return _Postings(ids, frequency, expression if term.path == "trigram" else None)
 
 
 def _last_id(stream: Stream, content: str) -> int:
@@ -278,6 +280,17 @@ one (each left out in turn, the most common first) before the single terms."""
 PAIR_SUBSET_TERMS: Final = 6
 """Up to this many, also the rows holding all terms but two (at most 15 statements): a pasted
 phrase with two words from elsewhere still finds the texts holding the rest."""
+
+
+def _with_rare_trigrams(plans: list[QueryPlan], postings: dict[str, _Postings]) -> list[QueryPlan]:
+    """The plans with each long term asked by its rarest trigrams (as for its postings): the
+    rows let through are trimmed by the exact check of every candidate."""
+    overrides = tuple(
+        (folded, entry.expression)
+        for folded, entry in postings.items()
+        if entry.expression is not None
+    )
+    return [QueryPlan(sub.terms, overrides) for sub in plans]
 
 
 def _candidate_plans(plan: QueryPlan, match: Match, frequency: dict[str, int]) -> list[QueryPlan]:
@@ -414,7 +427,7 @@ def rank_groups(
         stream,
         (
             (statement(sub, None), sub.folded_terms, False)
-            for sub in _candidate_plans(plan, match, frequency)
+            for sub in _with_rare_trigrams(_candidate_plans(plan, match, frequency), postings)
         ),
         rows,
         body_column,
