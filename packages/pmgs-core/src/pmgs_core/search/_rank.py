@@ -33,6 +33,10 @@ why; in short:
   terms they hold (rows with more and rarer terms first), read by id; everything stops at the
   cap. A 1-character term does not fetch rows in a query that has longer terms (it has no
   index of its own); it only adds to the score of rows found by the others.
+* **Long terms by their rarest trigrams.** A 3+ character term with more than
+  :data:`RARE_TRIGRAMS` covering trigrams asks the index (postings and candidate statements)
+  with its rarest ones only (:func:`_rare_trigram_match`): a trigram found in most rows makes
+  an AND read its whole doclist. The exact check removes the rows this lets through.
 * **Groups.** A classification (or a document) scores ``best + GROUP_SUPPORT · (sum of its
   next best rows, up to MAX_MATCHES_PER_GROUP − 1)``: its best line decides, and a code whose
   title and handbook line both match outranks one with a single equal line.
