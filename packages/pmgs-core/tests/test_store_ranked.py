@@ -137,9 +137,10 @@ def test_any_more_terms_rank_higher_and_matched_terms(corpus: PMGSStore) -> None
     page = corpus.search("負極 バインダー", order="relevance", match="any")
     hits = {hit["code"]: hit for hit in page["results"]}
     codes = corpus.codes  # type: ignore[attr-defined]
-    a = group(bm25(1, 5, 3) + bm25(1, 5, 2), bm25(1, 10, 3))
-    d = bm25(1, 8, 2)
-    b = bm25(1, 2, 3)
+    # Coordination: a row holding 1 of the 2 terms counts half its BM25 sum.
+    a = group(bm25(1, 5, 3) + bm25(1, 5, 2), bm25(1, 10, 3) / 2)
+    d = bm25(1, 8, 2) / 2
+    b = bm25(1, 2, 3) / 2
     assert [hit["code"] for hit in page["results"]] == [codes["A"], codes["B"], codes["D"]]
     assert hits[codes["A"]]["matched_terms"] == ["負極", "バインダー"]
     assert hits[codes["D"]]["matched_terms"] == ["バインダー"]
@@ -183,9 +184,10 @@ def test_mixed_terms_any(corpus: PMGSStore) -> None:
     # fetches no rows itself, so A2 (負 only) is not a candidate; a row shorter than 3
     # characters counts as 1 trigram.
     ranked = dict(_ranked(corpus, "負 樹脂 リチウム", match="any"))
-    a = bm25(1, 10, 3) + bm25(1, 10, 1)
-    d = bm25(1, 8, 2)
-    e = bm25(1, 1, 2)
+    # Coordination: A1 holds 2 of the 3 terms, D1 and E1 one each.
+    a = (bm25(1, 10, 3) + bm25(1, 10, 1)) * 2 / 3
+    d = bm25(1, 8, 2) / 3
+    e = bm25(1, 1, 2) / 3
     top = max(a, d, e)
     assert ranked == {"A": round(a / top, 4), "D": round(d / top, 4), "E": round(e / top, 4)}
 

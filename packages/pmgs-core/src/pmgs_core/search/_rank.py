@@ -23,7 +23,8 @@ why; in short:
   (characters − 2), the unit of the totals record.
 * **BM25**: ``idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`` (never negative) and
   ``idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · dl / avgdl))`` summed over the terms a row
-  holds, with ``k1 = 1.2`` and ``b = 0.75``.
+  holds, with ``k1 = 1.2`` and ``b = 0.75``, times the share of the query's terms the row
+  holds (coordination: ``match="any"`` ranks rows with more of the words higher).
 * **Candidates, bounded.** With ``match="all"`` the candidates are the rows holding every
   term (the index-order statement), in package order, up to :data:`CANDIDATE_CAP` rows. With
   ``match="any"`` the rows holding every term come first, then (queries of 3 to
@@ -384,15 +385,21 @@ def score_row(
     weights: dict[str, float],
     stats: IndexStats,
 ) -> tuple[float, list[str]]:
-    """A row's BM25 score and the terms (as typed) it holds; ``folded`` is its folded text
-    and ``length`` its length in trigrams (:func:`row_length` of the raw text)."""
+    """A row's score and the terms (as typed) it holds; ``folded`` is its folded text and
+    ``length`` its length in trigrams (:func:`row_length` of the raw text).
+
+    The score is the BM25 sum times the share of the query's terms the row holds
+    (coordination): with ``match="any"``, a row holding two of the query's words outranks one
+    holding a single rarer word. Under ``match="all"`` every row holds all terms and the
+    factor is 1.
+    """
     score, matched = 0.0, []
     for term in terms:
         count = folded.count(term.folded)
         if count:
             score += bm25_term(weights[term.folded], count, length, stats.average_length)
             matched.append(term.term)
-    return score, matched
+    return score * len(matched) / len(terms), matched
 
 
 def rank_groups(
