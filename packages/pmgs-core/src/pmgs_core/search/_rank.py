@@ -29,7 +29,8 @@ why; in short:
   term (the index-order statement), in package order, up to :data:`CANDIDATE_CAP` rows. With
   ``match="any"`` the rows holding every term come first, then (queries of 3 to
   :data:`SUBSET_TERMS` terms) those holding all terms but one (up to
-  :data:`PAIR_SUBSET_TERMS` terms: also all but two), then up to
+  :data:`PAIR_SUBSET_TERMS` terms: also all but two; each subset adds at most its share of the
+  cap, :data:`SUBSET_SHARE` rows or more), then up to
   :data:`ACCUMULATED_ROWS` rows chosen from the terms' postings by the summed idf of the
   terms they hold (rows with more and rarer terms first), read by id; everything stops at the
   cap. A 1-character term does not fetch rows in a query that has longer terms (it has no
@@ -282,6 +283,10 @@ weight. Fixed, not derived from the page, so that every page of a query ranks th
 SUBSET_TERMS: Final = 8
 """Up to this many fetching terms, ``match="any"`` also reads the rows holding all terms but
 one (each left out in turn, the most common first) before the single terms."""
+SUBSET_SHARE: Final = 50
+"""Fewest rows each subset statement may add: the cap is shared among the subsets (at least
+this many each), so that every combination of the terms is represented, not only the first
+subsets in reading order."""
 PAIR_SUBSET_TERMS: Final = 6
 """Up to this many, also the rows holding all terms but two (at most 15 statements): a pasted
 phrase with two words from elsewhere still finds the texts holding the rest."""
@@ -354,17 +359,19 @@ _Candidate = tuple[Row, str]
 
 def _collect(
     stream: Stream,
-    statements: Iterable[tuple[tuple[str, list[object]], tuple[str, ...], bool]],
+    statements: Iterable[tuple[tuple[str, list[object]], tuple[str, ...], bool, int]],
     rows: dict[int, _Candidate],
     body_column: int,
     cap: int,
-) -> bool:
+) -> tuple[bool, bool]:
     """Add candidate rows (with their folded text) to ``rows``, statement by statement, until
-    ``cap``; True when the cap was reached. Each statement comes with the folded terms its
-    rows must hold (all of them, or any when the flag is set); each text is folded once, for
-    the check and the score."""
-    for (sql, params), needles, any_term in statements:
+    ``cap``. Each statement comes with the folded terms its rows must hold (all of them, or
+    any when the flag is set) and the most rows it may add; each text is folded once, for the
+    check and the score. Returns (the cap was reached, some statement was cut short)."""
+    cut = False
+    for (sql, params), needles, any_term, share in statements:
         check = any if any_term else all
+        added = 0
         for row in stream(sql, params):
             row_id = int(row[0])
             if row_id in rows:
@@ -373,9 +380,13 @@ def _collect(
             if not check(needle in folded for needle in needles):
                 continue
             rows[row_id] = (row, folded)
+            added += 1
             if len(rows) >= cap:
-                return True
-    return False
+                return True, True
+            if added >= share:
+                cut = True
+                break
+    return False, cut
 
 
 def score_row(
@@ -434,17 +445,19 @@ def rank_groups(
     frequency = {folded: entry.frequency for folded, entry in postings.items()}
     weights = {folded: idf(stats.rows, count) for folded, count in frequency.items()}
     rows: dict[int, _Candidate] = {}
-    capped = _collect(
+    first, *subsets = _with_rare_trigrams(_candidate_plans(plan, match, frequency), postings)
+    share = max(SUBSET_SHARE, cap // max(len(subsets), 1))
+    full, capped = _collect(
         stream,
         (
-            (statement(sub, None), sub.folded_terms, False)
-            for sub in _with_rare_trigrams(_candidate_plans(plan, match, frequency), postings)
+            (statement(sub, None), sub.folded_terms, False, cap if sub is first else share)
+            for sub in (first, *subsets)
         ),
         rows,
         body_column,
         cap,
     )
-    if match == "any" and not capped:
+    if match == "any" and not full:
         for term in plan.terms:
             if len(postings[term.folded].ids) >= FREQUENCY_SAMPLE and term.path != "literal":
                 more = _postings(
@@ -455,8 +468,9 @@ def rank_groups(
         ids, capped = _accumulate(postings, plan, weights, rows, budget)
         if ids:
             indexed = tuple(t.folded for t in plan.terms if t.path != "literal")
-            fetch = ((statement(plan, ids), indexed, True),)
-            capped = _collect(stream, fetch, rows, body_column, cap) or capped
+            fetch = ((statement(plan, ids), indexed, True, cap),)
+            full, _ = _collect(stream, fetch, rows, body_column, cap)
+            capped = capped or full
     scored: dict[int, list[tuple[float, int, Row]]] = {}
     matched: dict[int, dict[str, None]] = {}
     for row_id, (row, folded) in rows.items():
