@@ -51,43 +51,30 @@ def mime_type(path: str) -> str:
     return MIME_TYPES.get(PurePosixPath(path).suffix.lower(), "application/octet-stream")
 
 
-def _classification_item(
-    reader: SearchReader, group: RankedGroup, folded: tuple[str, ...]
+def _item(
+    reader: SearchReader, group: RankedGroup, folded: tuple[str, ...], kind: _Kind
 ) -> TextSearchItem:
+    """One item from a ranked group: its best row names it, its best rows are the content."""
     best = group.rows[0]
-    source = reader.source(best[5], best[6])
-    edition = best[9] or None
-    code = f"{best[8]}:{best[10]}" + (f"@{edition}" if edition else "")
+    if kind == "classification":
+        source_column, body_column = 5, 4
+        edition = best[9] or None
+        document_id = f"{best[8]}:{best[10]}" + (f"@{edition}" if edition else "")
+        category, prefix = str(best[8]), "text"
+    else:
+        source_column, body_column = 6, 5
+        document_id, category, prefix = str(best[9]), str(best[10]), "document_text"
+    source = reader.source(best[source_column], best[source_column + 1])
     return {
-        "id": f"text:{best[0]}",
-        "document_id": code,
+        "id": f"{prefix}:{best[0]}",
+        "document_id": document_id,
         "path": source["file"],
         "mime": mime_type(source["file"]),
-        "category": str(best[8]),
-        "content": "\n".join(excerpt(str(row[4]), folded) for row in group.rows),
+        "category": category,
+        "content": "\n".join(excerpt(str(row[body_column]), folded) for row in group.rows),
         "similarity": 0.0,
         "source": "official",
-        "content_type": "classification",
-        "locator": source["locator"],
-        "matched_terms": group.matched_terms,
-    }
-
-
-def _document_item(
-    reader: SearchReader, group: RankedGroup, folded: tuple[str, ...]
-) -> TextSearchItem:
-    best = group.rows[0]
-    source = reader.source(best[6], best[7])
-    return {
-        "id": f"document_text:{best[0]}",
-        "document_id": str(best[9]),
-        "path": source["file"],
-        "mime": mime_type(source["file"]),
-        "category": str(best[10]),
-        "content": "\n".join(excerpt(str(row[5]), folded) for row in group.rows),
-        "similarity": 0.0,
-        "source": "official",
-        "content_type": "document",
+        "content_type": kind,
         "locator": source["locator"],
         "matched_terms": group.matched_terms,
     }
@@ -125,11 +112,10 @@ def search_text(
     folded = plan.folded_terms
     scored: list[tuple[float, int, int, TextSearchItem]] = []
     for position, kind in enumerate(kinds):
-        make = _classification_item if kind == "classification" else _document_item
         source = CLASSIFICATION_SOURCE if kind == "classification" else DOCUMENT_SOURCE
         ranked = source.rank(reader, request, 0, grouped=group_by_document)
         for rank, group in enumerate(ranked.groups):
-            scored.append((group.raw_score, rank, position, make(reader, group, folded)))
+            scored.append((group.raw_score, rank, position, _item(reader, group, folded, kind)))
     scored.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
     top = scored[0][0] if scored else 0.0
     items: list[TextSearchItem] = []
