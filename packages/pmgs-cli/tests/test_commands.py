@@ -175,6 +175,30 @@ def test_search_json_and_rich(pmgs: Runner, data_dir: Path) -> None:
     assert "classifications" in human.stdout
 
 
+def test_search_ranked_json_and_rich(pmgs: Runner, data_dir: Path) -> None:
+    args = ("search", "電池 負極 xyzzy", "--rank", "relevance", "--any", "--data-dir", data_dir)
+    result = pmgs(*args, "--json", "--min-score", "0.2", "--content-type", "classification")
+    assert result.returncode == 0, result.stderr
+    page = _json(result)
+    _valid(page, "combined_search_page")
+    assert page["search_mode"] == "sqlite_fts5_bm25_lexical"
+    hits = page["results_by_type"]["classification"]["results"]
+    assert hits, "the sample has classification texts with 電池"
+    assert hits[0]["score"] == 1.0
+    assert all(hit["score"] >= 0.2 for hit in hits)
+    assert [hit["score"] for hit in hits] == sorted((hit["score"] for hit in hits), reverse=True)
+    for hit in hits:  # matched_terms are the query terms found in the hit's texts
+        assert set(hit["matched_terms"]) <= {"電池", "負極"}
+        assert any(term in m["excerpt"] for m in hit["matches"] for term in hit["matched_terms"])
+    human = pmgs(*args)
+    assert human.returncode == 0, human.stderr
+    assert "score" in human.stdout
+    assert "1.000" in human.stdout
+    bad = pmgs(*args, "--min-score", "2", "--json")
+    assert bad.returncode != 0
+    assert _json(bad)["error"]["code"] == "INVALID_ARGUMENT"
+
+
 def test_document_and_hierarchy(pmgs: Runner, data_dir: Path) -> None:
     demo = _json(pmgs("demo", "--data-dir", data_dir, "--json"))
     document_id = demo["document"]["document_id"]

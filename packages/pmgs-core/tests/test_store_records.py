@@ -43,6 +43,13 @@ def _responses(store: PMGSStore, examples: dict[str, str]) -> list[Any]:
         store.search_documents(examples["common_phrase"], document_kinds=["judge"]),
         store.search_pmgs(f"{examples['two_char_word']} {examples['common_phrase']}"),
         store.search_pmgs(examples["common_phrase"], content_types=["classification"]),
+        store.search(examples["common_phrase"], order="relevance", match="any"),
+        store.search_pmgs(
+            f"{examples['two_char_word']} {examples['common_phrase']}", order="relevance"
+        ),
+        store.search_text(f"{examples['two_char_word']} {examples['common_phrase']}"),
+        store.search_text(examples["common_phrase"], group_by_document=False, min_score=0.0),
+        store.search_text(""),
         store.get_document(document),
         store.get_document(document, section=3, related_classification_limit=1),
         store.release_info(),

@@ -119,6 +119,7 @@ def test_unexpected_failures_are_generic_tool_errors(caplog: pytest.LogCaptureFi
             arguments: dict[str, Any] = {
                 "lookup_classification": {"scheme": "fi", "code": "A"},
                 "search_pmgs": {"query": "x"},
+                "search_text": {"content": "x"},
                 "get_pmgs_document": {"document_id": "judge"},
             }.get(spec.name, {})
             outcome = broken.call(spec.name, arguments)

@@ -32,6 +32,7 @@ ALL_TOOLS = (
     "lookup_classification",
     "search_pmgs",
     "get_pmgs_document",
+    "search_text",
     "list_documents",
     "list_categories",
     "get_document_count",
@@ -138,6 +139,36 @@ def script(ex: dict[str, str]) -> list[tuple[str, str, dict[str, Any]]]:
         ("search_limit_wrong_type", "search_pmgs", {"query": "x", "limit": "5"}),
         ("search_query_wrong_type", "search_pmgs", {"query": ["x"]}),
         (
+            "search_ranked",
+            "search_pmgs",
+            {
+                "query": f"{ex['two_char_word']} {ex['common_phrase']}",
+                "order": "relevance",
+                "match": "any",
+                "min_score": 0.2,
+                "limit": 5,
+            },
+        ),
+        (
+            "search_text",
+            "search_text",
+            {"content": f"{ex['two_char_word']} {ex['common_phrase']}"},
+        ),
+        (
+            "search_text_lines",
+            "search_text",
+            {
+                "content": ex["common_phrase"],
+                "group_by_document": False,
+                "min_score": 0,
+                "category": "fi",
+                "limit": 7,
+            },
+        ),
+        ("search_text_empty", "search_text", {"content": ""}),
+        ("search_text_bad_min_score", "search_text", {"content": "x", "min_score": 2}),
+        ("search_text_bad_category", "search_text", {"content": "x", "category": "cpc"}),
+        (
             "document",
             "get_pmgs_document",
             {"document_id": ex["injected_instruction_document"], "segment_limit": 3},
@@ -226,6 +257,20 @@ EXPECTED: dict[str, Callable[[PMGSStore, dict[str, str]], Any]] = {
             "judge", section=2, segment_limit=20, related_classification_limit=20
         )
     ),
+    "search_ranked": _concise(
+        lambda s, ex: s.search_pmgs(
+            f"{ex['two_char_word']} {ex['common_phrase']}",
+            order="relevance",
+            match="any",
+            min_score=0.2,
+            limit=5,
+        )
+    ),
+    "search_text": lambda s, ex: s.search_text(f"{ex['two_char_word']} {ex['common_phrase']}"),
+    "search_text_lines": lambda s, ex: s.search_text(
+        ex["common_phrase"], 7, 0, group_by_document=False, category="fi"
+    ),
+    "search_text_empty": lambda s, ex: s.search_text(""),
     "list_categories": lambda s, ex: s.categories(),
     "release_info": lambda s, ex: s.release_info(),
 }
@@ -274,6 +319,8 @@ ARGUMENT_ERRORS = {
         "unknown argument(s) kind; accepted: release",
     ),
     "release_wrong_type": ("INVALID_ARGUMENT", "release", "release must be string, not integer"),
+    "search_text_bad_min_score": ("INVALID_ARGUMENT", "min_score", "min_score must be at most 1"),
+    "search_text_bad_category": ("INVALID_ARGUMENT", "category", "category must be one of"),
 }
 """Calls the input schema rejects: (the store's code for that argument, else INVALID_ARGUMENT;
 the argument named in details; the start of the message)."""
@@ -354,6 +401,7 @@ def test_output_schemas_are_the_core_schemas(conversation: Conversation) -> None
         ("get_pmgs_document", "document_page"),
         ("list_categories", "categories"),
         ("release_info", "release_info"),
+        ("search_text", "text_search_result"),
     ):
         core = load_schema(record_type)
         schema = by_name[name]
@@ -473,6 +521,32 @@ def test_empty_query_returns_empty_pages(conversation: Conversation) -> None:
     assert page["search_mode"] == "none"
     for typed in page["results_by_type"].values():
         assert typed["results"] == []
+
+
+def test_search_text_has_the_document_database_shape(
+    conversation: Conversation, reference: Reference
+) -> None:
+    empty = conversation.calls["search_text_empty"].structured
+    assert empty["items"] == []
+    assert empty["vector_search_used"] is False
+    found = conversation.calls["search_text"].structured
+    assert found["vector_search_used"] is False
+    assert found["search_mode"] == "sqlite_fts5_bm25_lexical"
+    items = found["items"]
+    assert 0 < len(items) <= 5  # limit defaults to 5
+    assert items[0]["similarity"] == 1.0
+    assert all(item["similarity"] >= 0.3 for item in items)  # min_score defaults to 0.3
+    for item in items:
+        assert set(item) >= {"id", "document_id", "path", "mime", "category", "content"}
+        assert item["source"] == "official"
+    # group_by_document defaults to true: one item per code or document.
+    assert len({item["document_id"] for item in items}) == len(items)
+    lines = conversation.calls["search_text_lines"].structured["items"]
+    assert {item["category"] for item in lines} == {"fi"}
+    phrase = reference.examples["common_phrase"]
+    assert all(phrase in item["content"] for item in lines)
+    ranked = conversation.calls["search_ranked"].structured
+    assert ranked["search_mode"] == "sqlite_fts5_bm25_lexical"
 
 
 def test_injected_instructions_come_back_as_evidence(

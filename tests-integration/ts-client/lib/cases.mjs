@@ -48,7 +48,14 @@ export function cases(ex) {
     { label: "document segment_offset negative", tool: "get_pmgs_document", args: { document_id: "judge", segment_offset: -5 }, code: "INVALID_OFFSET", argument: "segment_offset" },
     { label: "document related_classification_limit zero", tool: "get_pmgs_document", args: { document_id: "judge", related_classification_limit: 0 }, code: "INVALID_LIMIT", argument: "related_classification_limit" },
     { label: "document related_classification_offset of wrong type", tool: "get_pmgs_document", args: { document_id: "judge", related_classification_offset: "0" }, code: "INVALID_OFFSET", argument: "related_classification_offset" },
+    // search_pmgs ranked (issue 14)
+    { label: "search ranked any", tool: "search_pmgs", args: { query: `${ex.two_char_word} ${ex.common_phrase}`, order: "relevance", match: "any", min_score: 0.2 }, ok: "combined_search_page" },
+    { label: "search unknown order", tool: "search_pmgs", args: { query: "x", order: "best" }, code: "INVALID_ARGUMENT", argument: "order" },
     // browse tools (--tools all)
+    { label: "search_text", tool: "search_text", args: { content: `${ex.two_char_word} ${ex.common_phrase}` }, ok: "text_search_result" },
+    { label: "search_text empty content (not an error)", tool: "search_text", args: { content: "" }, ok: "text_search_result" },
+    { label: "search_text min_score too large", tool: "search_text", args: { content: "x", min_score: 2 }, code: "INVALID_ARGUMENT", argument: "min_score" },
+    { label: "search_text unknown category", tool: "search_text", args: { content: "x", category: "cpc" }, code: "INVALID_ARGUMENT", argument: "category" },
     { label: "list_documents", tool: "list_documents", args: {}, ok: "document_list_page" },
     { label: "list_documents past the end (not an error)", tool: "list_documents", args: { limit: 20, page: 10000 }, ok: "document_list_page" },
     { label: "list_documents limit too large", tool: "list_documents", args: { limit: 101 }, code: "INVALID_LIMIT", argument: "limit" },
@@ -69,6 +76,7 @@ export const ALL_TOOLS = [
   "lookup_classification",
   "search_pmgs",
   "get_pmgs_document",
+  "search_text",
   "list_documents",
   "list_categories",
   "get_document_count",

@@ -144,16 +144,20 @@ def search(page: Any) -> None:
         if results is None:
             continue
         terms = [t["term"] for t in results["terms"]]
+        ranked = "order" in results  # the ranked path: hits carry score and matched_terms
         table = Table(title=f"{title} ({results['count']})", expand=True)
         table.add_column(first_column, no_wrap=True)
+        if ranked:
+            table.add_column("score", justify="right", no_wrap=True)
         table.add_column("matched text", overflow="fold", ratio=3)
         table.add_column("source", style="dim", overflow="fold", ratio=2)
         for hit in results["results"]:
+            shown = hit.get("matched_terms", terms)
             for index, match in enumerate(hit["matches"]):
+                first = label(hit) if index == 0 else ""
+                score = [f"{hit['score']:.3f}" if index == 0 else ""] if ranked else []
                 table.add_row(
-                    label(hit) if index == 0 else "",
-                    _highlight(match["excerpt"], terms),
-                    _source(match["source"]),
+                    first, *score, _highlight(match["excerpt"], shown), _source(match["source"])
                 )
         stdout.print(table)
         if results["has_more"]:

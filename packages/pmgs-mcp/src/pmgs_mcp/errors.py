@@ -38,6 +38,7 @@ ARGUMENT_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "version": "INVALID_VERSION",
         "language": "INVALID_LANGUAGE",
         "query": "INVALID_QUERY",
+        "content": "INVALID_QUERY",
         "limit": "INVALID_LIMIT",
         "relation_limit": "INVALID_LIMIT",
         "segment_limit": "INVALID_LIMIT",

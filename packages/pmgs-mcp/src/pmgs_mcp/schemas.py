@@ -29,6 +29,7 @@ __all__ = [
     "MAX_PAGE_LIMIT",
     "RELEASE_INPUT",
     "SEARCH_INPUT",
+    "SEARCH_TEXT_INPUT",
     "SchemaLoader",
     "detailed_output_schema",
     "object_schema",
@@ -175,6 +176,35 @@ LOOKUP_INPUT: Final = _object(
     required=("scheme", "code"),
 )
 
+_RANKING: Final = {
+    "order": {
+        "type": "string",
+        "enum": ["index", "relevance"],
+        "default": "index",
+        "description": (
+            "'index' (default): package order. 'relevance': BM25 over the lexical indexes "
+            "(rare terms, more terms, shorter texts rank higher); hits gain score (best = 1.0) "
+            "and matched_terms. Lexical only: a score is not the likelihood that a code fits."
+        ),
+    },
+    "match": {
+        "type": "string",
+        "enum": ["all", "any"],
+        "default": "all",
+        "description": (
+            "'all' (default): every term in one text. 'any': texts with any term, ranked "
+            "(more terms rank higher); use it for long queries and pasted sentences."
+        ),
+    },
+    "min_score": {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 1,
+        "default": 0,
+        "description": "Ranked results only: drop hits whose score is below this (0-1).",
+    },
+}
+
 SEARCH_INPUT: Final = _object(
     {
         "detail": _DETAIL,
@@ -237,8 +267,48 @@ SEARCH_INPUT: Final = _object(
                 "description": "Restrict document results to these kinds (see list_categories).",
             }
         ),
+        **_RANKING,
     },
     required=("query",),
+)
+
+SEARCH_TEXT_INPUT: Final = _object(
+    {
+        "content": {
+            "type": "string",
+            "maxLength": MAX_QUERY_CHARS,
+            "description": (
+                "Words or a pasted sentence (whitespace separates terms; at most 16 terms). "
+                "Texts holding any of them are ranked lexically. Empty: items is []."
+            ),
+        },
+        "limit": _int("Most items returned (1-200).", 5, 1, MAX_PAGE_LIMIT),
+        "min_score": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "default": 0.3,
+            "description": "Drop items whose similarity (best item = 1.0) is below this.",
+        },
+        "group_by_document": {
+            "type": "boolean",
+            "default": True,
+            "description": (
+                "true: one item per classification code or document (its best texts joined); "
+                "false: one item per matching text line or segment."
+            ),
+        },
+        "category": _optional(
+            {
+                "type": "string",
+                "enum": [*SCHEMES, *DOCUMENT_KINDS],
+                "description": "A scheme (fi, fterm, ipc) or a document kind (list_categories).",
+            }
+        ),
+        "release": _RELEASE,
+        "language": _LANGUAGE,
+    },
+    required=("content",),
 )
 
 DOCUMENT_INPUT: Final = _object(

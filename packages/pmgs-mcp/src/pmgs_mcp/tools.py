@@ -33,6 +33,7 @@ from pmgs_mcp.schemas import (
     LOOKUP_INPUT,
     RELEASE_INPUT,
     SEARCH_INPUT,
+    SEARCH_TEXT_INPUT,
     SchemaLoader,
     detailed_output_schema,
     paged_document_list_schema,
@@ -58,6 +59,7 @@ DEFAULT_TOOL_NAMES: Final = ("lookup_classification", "search_pmgs", "get_pmgs_d
 """The tools of the contract: the only ones a default server lists."""
 
 BROWSE_TOOL_NAMES: Final = (
+    "search_text",
     "list_documents",
     "list_categories",
     "get_document_count",
@@ -124,6 +126,21 @@ class StoreLike(Protocol):
         classification_offset: int = ...,
         document_offset: int = ...,
         document_kinds: Sequence[str] | None = ...,
+        order: str = ...,
+        match: str = ...,
+        min_score: float = ...,
+    ) -> Any: ...
+
+    def search_text(
+        self,
+        content: str,
+        limit: int = ...,
+        min_score: float = ...,
+        group_by_document: bool = ...,
+        category: str | None = ...,
+        *,
+        release: str = ...,
+        language: str = ...,
     ) -> Any: ...
 
     def get_document(
@@ -217,7 +234,15 @@ _run_search = _store_call(
         "classification_offset",
         "document_offset",
         "document_kinds",
+        "order",
+        "match",
+        "min_score",
     ),
+)
+_run_search_text = _store_call(
+    "search_text",
+    ("content",),
+    ("limit", "min_score", "group_by_document", "category", "release", "language"),
 )
 _run_document = _store_call(
     "get_document",
@@ -373,7 +398,9 @@ def build_toolset(
                 "added. Results are split into results_by_type.classification and "
                 "results_by_type.document, each a page with limit, offset, has_more and "
                 "next_offset; pass classification_offset or document_offset to continue one "
-                "of them. search_mode says which index answered. Follow up with "
+                "of them. search_mode says which index answered. For many words or a pasted "
+                "sentence use match='any' with order='relevance' (BM25 ranking; score 0-1, "
+                "best = 1.0, lexical only). Follow up with "
                 "lookup_classification (code) or get_pmgs_document (document_id)."
             ),
             SEARCH_INPUT,
@@ -398,6 +425,24 @@ def build_toolset(
     ]
     if include_browse:
         specs += [
+            record_tool(
+                "search_text",
+                "Rank official texts by lexical relevance (document-database shape)",
+                _evidence(
+                    "Find official PMGS texts (classification lines and document segments) "
+                    "holding any word of content, ranked by BM25 (rare and more words rank "
+                    "higher). items: id, document_id (the code as 'fi:G06F3/048' or the "
+                    "document_id), path (source file), mime, category (scheme or document "
+                    "kind), content (verbatim), similarity (0-1, best item = 1.0: lexical, "
+                    "not a likelihood that a code fits), source 'official'. "
+                    "group_by_document (default true) gives one item per code or document. "
+                    "vector_search_used is always false: no semantic search exists. An empty "
+                    "content returns items []."
+                ),
+                SEARCH_TEXT_INPUT,
+                "text_search_result",
+                _run_search_text,
+            ),
             ToolSpec(
                 name="list_documents",
                 title="List documents page by page",

@@ -111,6 +111,27 @@ def lookup(
 @click.option("--limit", type=int, default=20, show_default=True, help="Hits per type (≤200).")
 @click.option("--classification-offset", type=int, default=0, show_default=True)
 @click.option("--document-offset", type=int, default=0, show_default=True)
+@click.option(
+    "--rank",
+    "order",
+    type=click.Choice(["index", "relevance"]),
+    default="index",
+    show_default=True,
+    help="index: package order; relevance: BM25 (lexical), with a score per hit.",
+)
+@click.option(
+    "--any",
+    "match_any",
+    is_flag=True,
+    help="Accept texts with any of the terms (more terms rank higher).",
+)
+@click.option(
+    "--min-score",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Ranked results: drop hits scoring below this (0-1, best hit = 1.0).",
+)
 @language_option
 @detail_option
 @query_options
@@ -123,11 +144,18 @@ def search(
     limit: int,
     classification_offset: int,
     document_offset: int,
+    order: str,
+    match_any: bool,
+    min_score: float,
     language: str,
     detail: str,
     q: Query,
 ) -> None:
-    """Literal text search over classifications and documents (not semantic)."""
+    """Literal text search over classifications and documents (not semantic).
+
+    With --rank relevance or --any, hits are ranked by BM25 over the lexical indexes and
+    show a score (best = 1.0): how well the words match, not how likely a code fits.
+    """
     with q.open_store() as store:
         page = store.search_pmgs(
             query,
@@ -139,6 +167,9 @@ def search(
             classification_offset=classification_offset,
             document_offset=document_offset,
             document_kinds=list(document_kinds) or None,
+            order=order,
+            match="any" if match_any else "all",
+            min_score=min_score,
         )
     q.finish(_shaped(page, detail, q), "search")
 

@@ -41,6 +41,8 @@ from pmgs_core.records._pages import (
     RelatedClassification,
     ReleaseInfo,
     SearchTerm,
+    TextSearchItem,
+    TextSearchResult,
     ThemeCategory,
 )
 from pmgs_core.records._shapes import (
@@ -101,6 +103,8 @@ __all__ = [
     "SearchTerm",
     "SourceRef",
     "TextItem",
+    "TextSearchItem",
+    "TextSearchResult",
     "ThemeCategory",
     "VersionInfo",
     "code_ref",
@@ -135,6 +139,7 @@ RECORD_SCHEMA_NAMES: Final = (
     "document_list_page",
     "categories",
     "quarantine_page",
+    "text_search_result",
 )
 """The ``record_type`` values; each names a ``$defs`` entry of the JSON Schema."""
 

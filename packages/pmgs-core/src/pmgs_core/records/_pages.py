@@ -6,7 +6,7 @@ by :mod:`pmgs_core.records`, which is where callers import them from.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from pmgs_core.records._shapes import (
     ReleaseRef,
@@ -38,6 +38,8 @@ class ClassificationSearchHit(TypedDict):
     kind: str
     record_status: str
     matches: list[ClassificationMatch]
+    score: NotRequired[float]
+    matched_terms: NotRequired[list[str]]
 
 
 class DocumentMatch(TypedDict):
@@ -55,6 +57,8 @@ class DocumentSearchHit(TypedDict):
     language: str | None
     title: str
     matches: list[DocumentMatch]
+    score: NotRequired[float]
+    matched_terms: NotRequired[list[str]]
 
 
 class _SearchPageBase(TypedDict):
@@ -72,6 +76,10 @@ class _SearchPageBase(TypedDict):
     attribution: str
     content_role: str
     notice: str
+    order: NotRequired[Literal["index", "relevance"]]
+    match: NotRequired[Literal["all", "any"]]
+    min_score: NotRequired[float]
+    candidates_capped: NotRequired[bool]
 
 
 class ClassificationSearchPage(_SearchPageBase):
@@ -253,3 +261,33 @@ class Categories(TypedDict):
     document_kinds: list[_KindCount]
     themes: list[ThemeCategory]
     attribution: str
+
+
+class TextSearchItem(TypedDict):
+    """One item of ``search_text`` (the document-database shape): an official text."""
+
+    id: str
+    document_id: str
+    path: str
+    mime: str
+    category: str
+    content: str
+    similarity: float
+    source: Literal["official"]
+    content_type: Literal["classification", "document"]
+    locator: str
+    matched_terms: list[str]
+
+
+class TextSearchResult(TypedDict):
+    record_type: Literal["text_search_result"]
+    query: str
+    items: list[TextSearchItem]
+    vector_search_used: Literal[False]
+    search_mode: SearchMode
+    group_by_document: bool
+    min_score: float
+    release: ReleaseRef
+    attribution: str
+    content_role: str
+    notice: str

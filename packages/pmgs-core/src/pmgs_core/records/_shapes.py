@@ -25,6 +25,7 @@ SearchMode = Literal[
     "sqlite_fts5_bigram_lexical",
     "sqlite_literal_substring_lexical",
     "mixed_lexical",
+    "sqlite_fts5_bm25_lexical",
     "none",
 ]
 """Which path answered a search: see ``docs/store.md``. ``none``: empty query, nothing ran."""

@@ -3,7 +3,9 @@
 The store checks its arguments and calls one function of this package per query; the
 package's modules are: ``_folding`` (how text is folded and cut into bigrams, shared with the
 index builder), ``_plan`` (which index answers each term), ``_run`` (the candidate statement
-and the page records) and ``_paging`` (grouping that stops early, excerpts).
+and the page records), ``_paging`` (grouping that stops early, excerpts), ``_rank``
+(relevance order: BM25 over a bounded candidate set, ADR 0012) and ``_text`` (the
+document-database ``search_text`` shape over the ranked path).
 
 How a query is answered (see also ``docs/decisions/0004-store-and-search.md``):
 
@@ -64,6 +66,7 @@ if TYPE_CHECKING:
         check_query,
         plan_query,
     )
+    from pmgs_core.search._rank import CANDIDATE_CAP, RANKED_MODE, rank_groups
     from pmgs_core.search._run import (
         SearchReader,
         SearchRequest,
@@ -72,8 +75,9 @@ if TYPE_CHECKING:
         search_combined,
         search_documents,
     )
+    from pmgs_core.search._text import mime_type, search_text
 
-_QUERY_SIDE = ("_plan", "_paging", "_run")
+_QUERY_SIDE = ("_plan", "_paging", "_run", "_rank", "_text")
 """Modules loaded on the first search. Only the folding is loaded with the package (the index
 builder and the schema need it), so that a cold ``pmgs lookup`` does not pay for the query
 side; ``_run`` imports the other two, so loading all three costs nothing extra."""
@@ -90,9 +94,11 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "CANDIDATE_CAP",
     "MAX_MATCHES_PER_GROUP",
     "MAX_QUERY_CHARS",
     "MAX_TERMS",
+    "RANKED_MODE",
     "GroupedPage",
     "QueryPlan",
     "SearchReader",
@@ -107,8 +113,11 @@ __all__ = [
     "fold_for_search",
     "index_bigrams",
     "is_indexed_bigram",
+    "mime_type",
     "plan_query",
+    "rank_groups",
     "search_classifications",
     "search_combined",
     "search_documents",
+    "search_text",
 ]

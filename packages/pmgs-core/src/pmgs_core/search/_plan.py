@@ -22,6 +22,7 @@ __all__ = [
     "QueryPlan",
     "TermPlan",
     "check_query",
+    "covering_trigrams",
     "plan_query",
 ]
 
@@ -55,6 +56,9 @@ class QueryPlan:
     """Everything the store needs to run a query against either kind of content."""
 
     terms: tuple[TermPlan, ...]
+    trigram_overrides: tuple[tuple[str, str], ...] = ()
+    """(folded term, MATCH text) pairs replacing a term's AND of covering trigrams; the
+    ranked path asks long terms with their rarest trigrams only (``_rank``)."""
 
     @property
     def folded_terms(self) -> tuple[str, ...]:
@@ -78,8 +82,12 @@ class QueryPlan:
         those where the term occurs.
         """
         parts = []
+        overrides = dict(self.trigram_overrides)
         for term in self.terms:
             if term.path != "trigram":
+                continue
+            if term.folded in overrides:
+                parts.append(overrides[term.folded])
                 continue
             variants = dict.fromkeys([term.term, unicodedata.normalize("NFKC", term.term)])
             groups = [_trigram_and(variant) for variant in variants if len(variant) >= 3]
@@ -116,11 +124,16 @@ class QueryPlan:
         return all(term in folded for term in self.folded_terms)
 
 
-def _trigram_and(text: str) -> str:
-    """The AND of trigrams that cover ``text``: every third one and the last (overlapping
+def covering_trigrams(text: str) -> list[str]:
+    """The distinct trigrams that cover ``text``: every third one and the last (overlapping
     windows add no rows the check would keep, only doclists to read)."""
     starts = [*range(0, len(text) - 2, 3), len(text) - 3]
-    grams = dict.fromkeys(text[start : start + 3] for start in starts)
+    return list(dict.fromkeys(text[start : start + 3] for start in starts))
+
+
+def _trigram_and(text: str) -> str:
+    """The AND of the trigrams that cover ``text`` (:func:`covering_trigrams`)."""
+    grams = covering_trigrams(text)
     joined = " AND ".join(_fts_phrase(gram) for gram in grams)
     return joined if len(grams) == 1 else "(" + joined + ")"
 

@@ -7,9 +7,10 @@ page that is returned, happens here, so a reader following one query stays in th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 from pmgs_core.records import (
     CONTENT_ROLE,
@@ -29,8 +30,20 @@ from pmgs_core.records import (
 )
 from pmgs_core.search._paging import GroupedPage, collect_groups, combine_modes, excerpt
 from pmgs_core.search._plan import QueryPlan
+from pmgs_core.search._rank import (
+    CANDIDATE_CAP,
+    DOCUMENT_CANDIDATE_CAP,
+    RANKED_MODE,
+    Match,
+    Order,
+    RankedPage,
+    rank_groups,
+)
 
 __all__ = [
+    "CLASSIFICATION_SOURCE",
+    "DOCUMENT_SOURCE",
+    "ContentSource",
     "SearchReader",
     "SearchRequest",
     "candidate_sql",
@@ -65,6 +78,14 @@ class SearchRequest:
     limit: int
     schemes: list[str]
     document_kinds: list[str] | None
+    order: Order = "index"
+    match: Match = "all"
+    min_score: float = 0.0
+
+    @property
+    def ranked(self) -> bool:
+        """True when the ranked path answers (relevance order, or any-term matching)."""
+        return self.order == "relevance" or self.match == "any"
 
 
 def _placeholders(count: int) -> str:
@@ -80,14 +101,23 @@ def candidate_sql(
     columns: str,
     joins: str,
     filters: str,
+    row_ids: Sequence[int] | None = None,
 ) -> tuple[str, list[object]]:
     """The candidate query: the best index drives, rows come in rowid (package) order.
 
     ``CROSS JOIN`` pins the index as the outer loop, so SQLite streams rows in index order
-    and never sorts or scans the content table for an indexed term.
+    and never sorts or scans the content table for an indexed term. With ``row_ids`` (the
+    ranked path's chosen candidates) the rows are read by id instead, with the same filters.
     """
     trigram, bigrams = plan.trigram_match, plan.bigram_match
     params: list[object] = []
+    if row_ids is not None:
+        sql = (
+            f"SELECT {columns} FROM {content} {joins} "  # noqa: S608
+            "WHERE x.id IN (SELECT value FROM json_each(?))"
+        )
+        params.append(json.dumps(list(row_ids)))
+        return f"{sql} AND {filters} ORDER BY x.id", params
     if trigram is not None or bigrams is not None:
         driver = fts if trigram is not None else bigram
         sql = (
@@ -111,6 +141,67 @@ def candidate_sql(
     return f"{sql} AND {filters} ORDER BY {order}", params
 
 
+def classification_statement(
+    plan: QueryPlan, request: SearchRequest, row_ids: Sequence[int] | None = None
+) -> tuple[str, list[object]]:
+    """The candidate statement of classification texts: columns ``CLASSIFICATION_COLUMNS``.
+
+    Shared by the index-order path and the ranked path (which asks it once per term).
+    """
+    sql, params = candidate_sql(
+        plan,
+        fts="text_fts",
+        bigram="text_bigram",
+        content="text AS x",
+        columns=(
+            "x.id, x.language, x.text_type, x.line, x.body, x.source_file_id, x.locator, "
+            "c.id, c.scheme, c.edition, c.code, c.kind, c.status, r.version"
+        ),
+        joins=(
+            "CROSS JOIN revision AS r ON r.id = x.revision_id "
+            "CROSS JOIN concept AS c ON c.id = r.concept_id"
+        ),
+        filters=(
+            f"x.language = ? AND c.status = 'canonical' AND c.scheme IN "
+            f"({_placeholders(len(request.schemes))})"
+        ),
+        row_ids=row_ids,
+    )
+    params.extend([request.language, *request.schemes])
+    return sql, params
+
+
+def document_statement(
+    plan: QueryPlan, request: SearchRequest, row_ids: Sequence[int] | None = None
+) -> tuple[str, list[object]]:
+    """The candidate statement of document segments (see :func:`classification_statement`)."""
+    kinds = request.document_kinds
+    filters = "(d.language = ? OR d.language IS NULL)"
+    if kinds is not None:
+        filters += f" AND d.kind IN ({_placeholders(len(kinds))})"
+    sql, params = candidate_sql(
+        plan,
+        fts="document_text_fts",
+        bigram="document_text_bigram",
+        content="document_text AS x",
+        columns=(
+            "x.id, x.sequence_number, x.page, x.heading, x.text_type, x.body, "
+            "x.source_file_id, x.locator, d.id, d.document_key, d.kind, d.language, d.title"
+        ),
+        joins="CROSS JOIN document AS d ON d.id = x.document_id",
+        filters=filters,
+        row_ids=row_ids,
+    )
+    params.append(request.language)
+    if kinds is not None:
+        params.extend(kinds)
+    return sql, params
+
+
+def _mode(plan: QueryPlan, request: SearchRequest) -> SearchMode:
+    return RANKED_MODE if request.ranked else plan.search_mode
+
+
 def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dict[str, object]:
     """The fields both kinds of search page share, for an empty page."""
     plan = request.plan
@@ -120,7 +211,7 @@ def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dic
     return {
         "query": request.query,
         "terms": terms,
-        "search_mode": "none" if plan is None else plan.search_mode,
+        "search_mode": "none" if plan is None else _mode(plan, request),
         "language": request.language,
         "release": reader.release(),
         "limit": request.limit,
@@ -132,6 +223,11 @@ def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dic
         "attribution": reader.attribution,
         "content_role": CONTENT_ROLE,
         "notice": EVIDENCE_NOTICE,
+        **(
+            {"order": request.order, "match": request.match, "min_score": request.min_score}
+            if request.ranked
+            else {}
+        ),
     }
 
 
@@ -197,6 +293,86 @@ def _fill_page(
     _set_hits(page, hits, grouped.has_more, offset)
 
 
+@dataclass(frozen=True, slots=True)
+class ContentSource:
+    """One content type as the search paths read it: its index tables (trigram, bigram,
+    content), its candidate statement and the columns of the group key and the body."""
+
+    tables: tuple[str, str, str]
+    statement: Callable[[QueryPlan, SearchRequest, Sequence[int] | None], tuple[str, list[object]]]
+    key_column: int
+    body_column: int
+    cap: int
+
+    def rank(
+        self, reader: SearchReader, request: SearchRequest, offset: int, *, grouped: bool = True
+    ) -> RankedPage:
+        """The ranked groups of one page (``grouped=False``: one group per row)."""
+        plan = request.plan
+        if plan is None:
+            return RankedPage([], False, False)
+        return rank_groups(
+            reader.stream,
+            plan,
+            lambda sub, ids: self.statement(sub, request, ids),
+            tables=self.tables,
+            columns=(self.key_column if grouped else 0, self.body_column),
+            match=request.match,
+            order=request.order,
+            min_score=request.min_score,
+            window=(request.limit, offset),
+            cap=self.cap,
+        )
+
+
+def _fill(
+    page: dict[str, Any],
+    reader: SearchReader,
+    request: SearchRequest,
+    offset: int,
+    source: ContentSource,
+    hit: Callable[[list[_Row], tuple[str, ...]], Any],
+) -> None:
+    """Fill a non-blank page by the index-order path, or by the ranked path, which adds
+    ``score`` and ``matched_terms`` to each hit (fields the index-order path does not have)."""
+    plan = request.plan
+    if plan is None:
+        return
+    if not request.ranked:
+        _fill_page(
+            page,
+            reader,
+            plan,
+            source.statement(plan, request, None),
+            (request.limit, offset),
+            (source.key_column, source.body_column),
+            hit,
+        )
+        return
+    ranked = source.rank(reader, request, offset)
+    folded = plan.folded_terms
+    hits = []
+    for group in ranked.groups:
+        record = hit(group.rows, folded)
+        record["score"] = group.score
+        record["matched_terms"] = group.matched_terms
+        hits.append(record)
+    _set_hits(page, hits, ranked.has_more, offset)
+    page["candidates_capped"] = ranked.capped
+
+
+CLASSIFICATION_SOURCE: Final = ContentSource(
+    ("text_fts", "text_bigram", "text"), classification_statement, 7, 4, CANDIDATE_CAP
+)
+DOCUMENT_SOURCE: Final = ContentSource(
+    ("document_text_fts", "document_text_bigram", "document_text"),
+    document_statement,
+    8,
+    5,
+    DOCUMENT_CANDIDATE_CAP,
+)
+
+
 def _classification_hit(
     reader: SearchReader,
 ) -> Callable[[list[_Row], tuple[str, ...]], ClassificationSearchHit]:
@@ -212,7 +388,7 @@ def _classification_hit(
             }
             for row in rows
         ]
-        return {**code_ref(rows[0][8:13]), "matches": matches}
+        return cast(ClassificationSearchHit, {**code_ref(rows[0][8:13]), "matches": matches})
 
     return hit
 
@@ -257,34 +433,7 @@ def search_classifications(
     plan = request.plan
     if plan is None:
         return cast(ClassificationSearchPage, page)
-    sql, params = candidate_sql(
-        plan,
-        fts="text_fts",
-        bigram="text_bigram",
-        content="text AS x",
-        columns=(
-            "x.id, x.language, x.text_type, x.line, x.body, x.source_file_id, x.locator, "
-            "c.id, c.scheme, c.edition, c.code, c.kind, c.status, r.version"
-        ),
-        joins=(
-            "CROSS JOIN revision AS r ON r.id = x.revision_id "
-            "CROSS JOIN concept AS c ON c.id = r.concept_id"
-        ),
-        filters=(
-            f"x.language = ? AND c.status = 'canonical' AND c.scheme IN "
-            f"({_placeholders(len(request.schemes))})"
-        ),
-    )
-    params.extend([request.language, *request.schemes])
-    _fill_page(
-        page,
-        reader,
-        plan,
-        (sql, params),
-        (request.limit, offset),
-        (7, 4),
-        _classification_hit(reader),
-    )
+    _fill(page, reader, request, offset, CLASSIFICATION_SOURCE, _classification_hit(reader))
     return cast(ClassificationSearchPage, page)
 
 
@@ -302,27 +451,7 @@ def search_documents(
     plan = request.plan
     if plan is None:
         return cast(DocumentSearchPage, page)
-    filters = "(d.language = ? OR d.language IS NULL)"
-    if kinds is not None:
-        filters += f" AND d.kind IN ({_placeholders(len(kinds))})"
-    sql, params = candidate_sql(
-        plan,
-        fts="document_text_fts",
-        bigram="document_text_bigram",
-        content="document_text AS x",
-        columns=(
-            "x.id, x.sequence_number, x.page, x.heading, x.text_type, x.body, "
-            "x.source_file_id, x.locator, d.id, d.document_key, d.kind, d.language, d.title"
-        ),
-        joins="CROSS JOIN document AS d ON d.id = x.document_id",
-        filters=filters,
-    )
-    params.append(request.language)
-    if kinds is not None:
-        params.extend(kinds)
-    _fill_page(
-        page, reader, plan, (sql, params), (request.limit, offset), (8, 5), _document_hit(reader)
-    )
+    _fill(page, reader, request, offset, DOCUMENT_SOURCE, _document_hit(reader))
     return cast(DocumentSearchPage, page)
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "check_language",
     "check_limit",
     "check_offset",
+    "check_ranking",
     "check_scheme",
     "check_schemes",
     "is_int",
@@ -221,3 +222,35 @@ def is_text(value: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+ORDERS: Final[tuple[Literal["index"], Literal["relevance"]]] = ("index", "relevance")
+MATCHES: Final[tuple[Literal["all"], Literal["any"]]] = ("all", "any")
+
+
+def check_ranking(
+    order: object, match: object, min_score: object
+) -> tuple[Literal["index", "relevance"], Literal["all", "any"], float]:
+    """``order``, ``match`` and ``min_score`` of a search, or ``INVALID_ARGUMENT``.
+
+    ``min_score`` is a number in [0, 1] (scores are normalised so that the best hit is 1.0).
+    """
+    if order not in ORDERS:
+        raise PMGSQueryError(
+            "INVALID_ARGUMENT", "order must be 'index' or 'relevance'", {"accepted": list(ORDERS)}
+        )
+    if match not in MATCHES:
+        raise PMGSQueryError(
+            "INVALID_ARGUMENT", "match must be 'all' or 'any'", {"accepted": list(MATCHES)}
+        )
+    if (
+        isinstance(min_score, bool)
+        or not isinstance(min_score, (int, float))
+        or not 0.0 <= min_score <= 1.0
+    ):
+        raise PMGSQueryError(
+            "INVALID_ARGUMENT",
+            "min_score must be a number from 0 to 1",
+            {"minimum": 0, "maximum": 1},
+        )
+    return order, match, float(min_score)

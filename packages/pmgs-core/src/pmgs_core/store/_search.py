@@ -8,16 +8,25 @@ Planning, folding, the candidate statement, grouping and paging all live in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from pmgs_core import search as _engine
-from pmgs_core.records import ClassificationSearchPage, CombinedSearchPage, DocumentSearchPage
+from pmgs_core.errors import PMGSQueryError
+from pmgs_core.records import (
+    ClassificationSearchPage,
+    CombinedSearchPage,
+    DocumentSearchPage,
+    TextSearchResult,
+)
+from pmgs_core.schema import DOCUMENT_KINDS
 from pmgs_core.store._arguments import (
     check_content_types,
     check_kinds,
     check_language,
     check_limit,
     check_offset,
+    check_ranking,
+    check_scheme,
     check_schemes,
 )
 from pmgs_core.store._connection import StoreConnection
@@ -47,17 +56,24 @@ class SearchMixin(StoreConnection):
         limit: int = 20,
         *,
         offset: int = 0,
+        order: str = "index",
+        match: str = "all",
+        min_score: float = 0.0,
     ) -> ClassificationSearchPage:
         """Classifications whose texts contain every term of ``query`` (lexical, not semantic).
 
         One hit per classification, ranked by its first matching line in package order.
+        ``order="relevance"`` ranks by BM25 instead and ``match="any"`` accepts texts holding
+        any of the terms (more terms rank higher); either adds ``score`` (best = 1.0) and
+        ``matched_terms`` to each hit, and ``min_score`` drops hits below it.
         """
         plan = _engine.check_query(query)
         checked_schemes = check_schemes(schemes)
         checked_language, checked_limit = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
+        ranking = check_ranking(order, match, min_score)
         request = _engine.SearchRequest(
-            query, plan, checked_language, checked_limit, checked_schemes, None
+            query, plan, checked_language, checked_limit, checked_schemes, None, *ranking
         )
         reader = self._search_reader()
         return self._locked(lambda: _engine.search_classifications(reader, request, checked_offset))
@@ -71,18 +87,24 @@ class SearchMixin(StoreConnection):
         *,
         offset: int = 0,
         document_kinds: Sequence[str] | None = None,
+        order: str = "index",
+        match: str = "all",
+        min_score: float = 0.0,
     ) -> DocumentSearchPage:
         """Documents whose segments contain every term; one hit per document.
 
         Documents without a language (PDF definitions, the judgement table) match either
         language. ``document_kinds`` restricts the kinds (the "category" of document-DB
-        clients).
+        clients). ``order``, ``match`` and ``min_score`` are those of :meth:`search`.
         """
         plan = _engine.check_query(query)
         checked_language, checked_limit = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
         kinds = check_kinds(document_kinds)
-        request = _engine.SearchRequest(query, plan, checked_language, checked_limit, [], kinds)
+        ranking = check_ranking(order, match, min_score)
+        request = _engine.SearchRequest(
+            query, plan, checked_language, checked_limit, [], kinds, *ranking
+        )
         reader = self._search_reader()
         return self._locked(lambda: _engine.search_documents(reader, request, checked_offset))
 
@@ -98,10 +120,15 @@ class SearchMixin(StoreConnection):
         classification_offset: int = 0,
         document_offset: int = 0,
         document_kinds: Sequence[str] | None = None,
+        order: str = "index",
+        match: str = "all",
+        min_score: float = 0.0,
     ) -> CombinedSearchPage:
         """Classifications and documents at once, each paged on its own.
 
         ``limit`` applies to each type separately; continue one type with its own offset.
+        ``order``, ``match`` and ``min_score`` are those of :meth:`search` (scores are
+        normalised within each type's page).
         """
         plan = _engine.check_query(query)
         checked_schemes = check_schemes(schemes)
@@ -110,8 +137,9 @@ class SearchMixin(StoreConnection):
         class_offset = check_offset(classification_offset, "classification_offset")
         doc_offset = check_offset(document_offset, "document_offset")
         kinds = check_kinds(document_kinds)
+        ranking = check_ranking(order, match, min_score)
         request = _engine.SearchRequest(
-            query, plan, checked_language, checked_limit, checked_schemes, kinds
+            query, plan, checked_language, checked_limit, checked_schemes, kinds, *ranking
         )
         reader = self._search_reader()
         return self._locked(
@@ -123,3 +151,65 @@ class SearchMixin(StoreConnection):
                 document_offset=doc_offset,
             )
         )
+
+    def search_text(
+        self,
+        content: str,
+        limit: int = 5,
+        min_score: float = 0.3,
+        group_by_document: bool = True,
+        category: str | None = None,
+        *,
+        release: str = "current",
+        language: str = "ja",
+    ) -> TextSearchResult:
+        """Official texts ranked by lexical relevance, in the document-database shape.
+
+        ``content`` is any text (a phrase or a pasted sentence): texts holding any of its
+        terms are ranked by BM25 (``search(order="relevance", match="any")``).
+        ``group_by_document`` gives one item per classification or document; ``category``
+        is a scheme (``fi``, ``fterm``, ``ipc``) or a document kind. ``similarity`` is
+        relative to the best item (1.0), and ``min_score`` drops items below it. A blank
+        ``content`` gives ``items: []``.
+        """
+        plan = _engine.check_query(content)
+        checked_language, checked_limit = self._check_search_page(release, language, limit)
+        _, _, checked_min = check_ranking("relevance", "any", min_score)
+        if not isinstance(group_by_document, bool):
+            raise PMGSQueryError("INVALID_ARGUMENT", "group_by_document must be true or false")
+        schemes, kinds, types = _category(category)
+        request = _engine.SearchRequest(
+            content,
+            plan,
+            checked_language,
+            checked_limit,
+            schemes,
+            kinds,
+            "relevance",
+            "any",
+            checked_min,
+        )
+        reader = self._search_reader()
+        return self._locked(
+            lambda: _engine.search_text(
+                reader, request, kinds=types, group_by_document=group_by_document
+            )
+        )
+
+
+def _category(
+    category: object,
+) -> tuple[list[str], list[str] | None, tuple[Literal["classification", "document"], ...]]:
+    """Schemes, document kinds and content types a ``search_text`` category leaves."""
+    if category is None:
+        return ["fi", "fterm", "ipc"], None, ("classification", "document")
+    if isinstance(category, str) and category in DOCUMENT_KINDS:
+        return [], [category], ("document",)
+    try:
+        return [check_scheme(category)], None, ("classification",)
+    except PMGSQueryError:
+        raise PMGSQueryError(
+            "INVALID_ARGUMENT",
+            "category must be a scheme (fi, fterm, ipc) or a document kind",
+            {"accepted": ["fi", "fterm", "ipc", *DOCUMENT_KINDS]},
+        ) from None

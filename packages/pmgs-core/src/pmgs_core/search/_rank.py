@@ -1,0 +1,508 @@
+"""Relevance order: BM25 over the trigram and bigram indexes, with a bounded candidate set.
+
+The index-order path (``_run``) streams rows in package order and stops at the end of the
+page. Relevance order cannot stop early (the best row may be the last), so it reads a
+*bounded* set of candidates per content type, scores each row with BM25 and ranks groups
+(classifications or documents) by their best evidence. ``docs/decisions/0012-*.md`` records
+why; in short:
+
+* **Statistics from the indexes.** ``N`` (rows) and the average row length come from the
+  FTS5 trigram table's own totals record (``<table>_data`` row 1: the row count and the
+  number of trigrams per column, which FTS5 keeps for its ``bm25()``); the document frequency
+  of a term comes from its index answer — the AND of covering trigrams (a 3+ character term),
+  its bigram token(s) (2 characters), or for a 1-character term the bigram rows with a token
+  that starts with it (a prefix query; rows where the character ends a run are missed). The
+  first :data:`FREQUENCY_SAMPLE` row ids are read: below that the count is exact, above it
+  is extrapolated from how far into the id space they reached (rows are numbered in package
+  order), so a very common word costs a bounded read. FTS5's ``bm25()`` is not used: the
+  tables keep no positions (``detail=none``), a trigram query is an AND of several phrases
+  (``bm25()`` would weight a term by how many trigrams it has), and the bigram tables are
+  separate tables it cannot see.
+* **Term frequency and length from the text.** Each candidate row is folded (NFKC +
+  casefold) and every query term counted in it; the row length is its trigram count
+  (characters − 2), the unit of the totals record.
+* **BM25**: ``idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`` (never negative) and
+  ``idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · dl / avgdl))`` summed over the terms a row
+  holds, with ``k1 = 1.2`` and ``b = 0.75``, times the share of the query's terms the row
+  holds (coordination: ``match="any"`` ranks rows with more of the words higher).
+* **Candidates, bounded.** With ``match="all"`` the candidates are the rows holding every
+  term (the index-order statement), in package order, up to :data:`CANDIDATE_CAP` rows. With
+  ``match="any"`` the rows holding every term come first, then (queries of 3 to
+  :data:`SUBSET_TERMS` terms) those holding all terms but one (up to
+  :data:`PAIR_SUBSET_TERMS` terms: also all but two; each subset adds at most its share of the
+  cap, :data:`SUBSET_SHARE` rows or more), then up to
+  :data:`ACCUMULATED_ROWS` rows chosen from the terms' postings by the summed idf of the
+  terms they hold (rows with more and rarer terms first), read by id; everything stops at the
+  cap. A 1-character term does not fetch rows in a query that has longer terms (it has no
+  index of its own); it only adds to the score of rows found by the others.
+* **Long terms by their rarest trigrams.** A 3+ character term with more than
+  :data:`RARE_TRIGRAMS` covering trigrams asks the index (postings and candidate statements)
+  with its rarest ones only (:func:`_rare_trigram_match`): a trigram found in most rows makes
+  an AND read its whole doclist. The exact check removes the rows this lets through.
+* **Groups.** A classification (or a document) scores ``best + GROUP_SUPPORT · (sum of its
+  next best rows, up to MAX_MATCHES_PER_GROUP − 1)``: its best line decides, and a code whose
+  title and handbook line both match outranks one with a single equal line.
+* **Normalised scores.** The best group of the ranked result scores 1.0 and every other
+  group its raw score divided by that best (4 decimals), so the first page starts at 1.0 and a
+  later page continues below it. ``min_score`` applies to these normalised scores.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from pmgs_core.search._folding import fold_for_search
+from pmgs_core.search._plan import QueryPlan, TermPlan, _fts_phrase, covering_trigrams
+
+__all__ = [
+    "CANDIDATE_CAP",
+    "DOCUMENT_CANDIDATE_CAP",
+    "GROUP_SUPPORT",
+    "K1",
+    "RANKED_MODE",
+    "B",
+    "IndexStats",
+    "RankedGroup",
+    "RankedPage",
+    "bm25_term",
+    "idf",
+    "rank_groups",
+    "read_stats",
+]
+
+Order = Literal["index", "relevance"]
+Match = Literal["all", "any"]
+Row = tuple[Any, ...]
+Stream = Callable[[str, list[object]], Iterable[Row]]
+
+RANKED_MODE: Final = "sqlite_fts5_bm25_lexical"
+CANDIDATE_CAP: Final = 1200
+"""Most candidate rows read for one ranked query of classification texts (module doc)."""
+DOCUMENT_CANDIDATE_CAP: Final = 400
+"""The same for document segments: a segment is a page or a paragraph, several times the
+length of a classification line, and folding and counting it costs as much more."""
+K1: Final = 1.2
+B: Final = 0.75
+GROUP_SUPPORT: Final = 0.2
+"""Weight of a group's further matching rows next to its best one."""
+GROUP_ROWS: Final = 3
+"""Rows kept (and shown) per group: the best ones, in score order."""
+
+
+@dataclass(frozen=True, slots=True)
+class IndexStats:
+    """Corpus statistics of one content type: rows and average row length in trigrams."""
+
+    rows: int
+    average_length: float
+
+
+@dataclass(frozen=True, slots=True)
+class RankedGroup:
+    """One classification or document: its normalised score, matched terms and best rows."""
+
+    key: int
+    score: float
+    raw_score: float
+    matched_terms: list[str]
+    rows: list[Row]
+
+
+@dataclass(frozen=True, slots=True)
+class RankedPage:
+    """The groups of one page and whether more passed the filters; ``capped`` says that the
+    candidate set was cut at :data:`CANDIDATE_CAP`."""
+
+    groups: list[RankedGroup]
+    has_more: bool
+    capped: bool
+
+
+def _varint(data: bytes, position: int) -> tuple[int, int]:
+    """One SQLite varint (big-endian, 7 bits a byte, the ninth byte whole) at ``position``."""
+    value = 0
+    for index in range(8):
+        byte = data[position + index]
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value, position + index + 1
+    return (value << 8) | data[position + 8], position + 9
+
+
+def read_stats(stream: Stream, fts: str, content: str) -> IndexStats:
+    """Rows and average length from the FTS5 totals record of ``fts``.
+
+    Falls back to counting ``content`` when the record is missing or empty (an index filled
+    in an unusual way); ``fts`` and ``content`` are constants of this package, never input.
+    """
+    for (block,) in stream(f"SELECT block FROM {fts}_data WHERE id = 1", []):  # noqa: S608
+        if isinstance(block, bytes) and block:
+            rows, position = _varint(block, 0)
+            tokens, _ = _varint(block, position)
+            if rows > 0:
+                return IndexStats(rows, max(tokens / rows, 1.0))
+    for count, length in stream(
+        f"SELECT count(*), avg(max(length(body) - 2, 1)) FROM {content}",  # noqa: S608
+        [],
+    ):
+        return IndexStats(int(count), float(length or 1.0))
+    return IndexStats(0, 1.0)  # pragma: no cover - an aggregate always returns a row
+
+
+def idf(rows: int, frequency: int) -> float:
+    """The BM25 inverse document frequency, in the form that is never negative."""
+    return math.log(1.0 + (rows - frequency + 0.5) / (frequency + 0.5))
+
+
+def bm25_term(weight: float, count: int, length: int, average_length: float) -> float:
+    """One term's BM25 contribution to a row of ``length`` trigrams holding it ``count`` times."""
+    norm = K1 * (1.0 - B + B * length / average_length)
+    return weight * count * (K1 + 1.0) / (count + norm)
+
+
+def row_length(body: str) -> int:
+    """A row's length in the unit of the totals record: its trigram count (at least 1)."""
+    return max(len(body) - 2, 1)
+
+
+TRIGRAM_SAMPLE: Final = 256
+"""Row ids read to estimate how common one trigram is (see :func:`_rare_trigram_match`)."""
+RARE_TRIGRAMS: Final = 3
+"""Trigrams of a long term that ask the index for its postings: its rarest ones."""
+
+
+def _estimate(ids: list[int], limit: int, last_id: int) -> int:
+    """A document frequency from the first ``limit`` ids of an index answer: their count, or
+    past the limit, the count scaled by how far into the id space they reached."""
+    if len(ids) < limit:
+        return len(ids)
+    return round(len(ids) * max(last_id, ids[-1]) / max(ids[-1], 1))
+
+
+def _rare_trigram_match(
+    stream: Stream, fts: str, term: TermPlan, last_id: int, seen: dict[str, int]
+) -> str:
+    """The MATCH text of a 3+ character term for its postings: per spelling, the AND of its
+    :data:`RARE_TRIGRAMS` rarest covering trigrams, not all of them.
+
+    A trigram found in most rows (a recurring prefix, a common ending) makes the AND read its
+    whole doclist, more than ten times the cost of the rare ones, and adds nothing to the
+    selection; the rows this lets through are trimmed by the exact check. How common each
+    trigram is comes from its first :data:`TRIGRAM_SAMPLE` ids (``seen`` keeps the estimates
+    of one query, where the same trigrams recur).
+    """
+    sql = f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?"  # noqa: S608
+    groups = []
+    spellings = dict.fromkeys([term.term, unicodedata.normalize("NFKC", term.term)])
+    for spelling in (text for text in spellings if len(text) >= 3):
+        grams = covering_trigrams(spelling)
+        if len(grams) > RARE_TRIGRAMS:
+            for gram in grams:
+                if gram not in seen:
+                    ids = [int(row[0]) for row in stream(sql, [_fts_phrase(gram), TRIGRAM_SAMPLE])]
+                    seen[gram] = _estimate(ids, TRIGRAM_SAMPLE, last_id)
+            grams = sorted(grams, key=lambda gram: seen[gram])[:RARE_TRIGRAMS]
+        joined = " AND ".join(_fts_phrase(gram) for gram in grams)
+        groups.append(joined if len(grams) == 1 else f"({joined})")
+    return groups[0] if len(groups) == 1 else "(" + " OR ".join(groups) + ")"
+
+
+def _term_match(
+    stream: Stream, fts: str, term: TermPlan, last_id: int, seen: dict[str, int]
+) -> str | None:
+    """The MATCH text asking one term's index, or None for a term no index answers alone."""
+    if term.path == "literal":
+        return None
+    if term.path == "bigram":
+        return QueryPlan((term,)).bigram_match
+    return _rare_trigram_match(stream, fts, term, last_id, seen)
+
+
+POSTINGS_PER_TERM: Final = 4000
+"""Most row ids read from a term's index answer (package order): its document frequency is
+exact below this and extrapolated above it, and (``match="any"``) these ids are the term's
+share of the candidates."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Postings:
+    ids: list[int]
+    frequency: int
+    expression: str | None = None
+
+
+FREQUENCY_SAMPLE: Final = 1000
+"""Row ids read first for a term's frequency; the rest of its :data:`POSTINGS_PER_TERM` is
+read only when the any-match accumulation needs them (not when the index passes already
+filled the cap, the usual case of a common word)."""
+
+
+def _postings(
+    stream: Stream,
+    tables: tuple[str, str],
+    term: TermPlan,
+    stats: IndexStats,
+    last_id: int,
+    limit: int = FREQUENCY_SAMPLE,
+    seen: dict[str, int] | None = None,
+) -> _Postings:
+    """The first row ids of one term's index answer and its document frequency.
+
+    Below ``limit`` ids the frequency is the count; above, the count scaled
+    by how far into the id space the ids reached (rows are numbered in package order, and a
+    word is spread over the package). A term no index holds weighs as if every row did.
+    """
+    fts, bigram = tables
+    expression = _term_match(stream, fts, term, last_id, {} if seen is None else seen)
+    table = fts if term.path == "trigram" else bigram
+    if expression is None:
+        if len(term.folded) != 1 or (not term.folded.isalnum() and term.folded.isascii()):
+            return _Postings([], stats.rows)
+        expression, table = _fts_phrase(term.folded) + " *", bigram
+    sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT ?"  # noqa: S608
+    ids = [int(row[0]) for row in stream(sql, [expression, limit])]
+    frequency = min(_estimate(ids, limit, last_id), max(stats.rows, len(ids)))
+    return _Postings(ids, frequency, expression if term.path == "trigram" else None)
+
+
+def _last_id(stream: Stream, content: str) -> int:
+    for (value,) in stream(f"SELECT max(id) FROM {content}", []):  # noqa: S608
+        return int(value or 0)
+    return 0  # pragma: no cover - an aggregate always returns a row
+
+
+ACCUMULATED_ROWS: Final = 400
+"""Most rows read by id after the index passes (``match="any"``): the best by summed term
+weight. Fixed, not derived from the page, so that every page of a query ranks the same set."""
+
+SUBSET_TERMS: Final = 8
+"""Up to this many fetching terms, ``match="any"`` also reads the rows holding all terms but
+one (each left out in turn, the most common first) before the single terms."""
+SUBSET_SHARE: Final = 50
+"""Fewest rows each subset statement may add: the cap is shared among the subsets (at least
+this many each), so that every combination of the terms is represented, not only the first
+subsets in reading order."""
+PAIR_SUBSET_TERMS: Final = 6
+"""Up to this many, also the rows holding all terms but two (at most 15 statements): a pasted
+phrase with two words from elsewhere still finds the texts holding the rest."""
+
+
+def _with_rare_trigrams(plans: list[QueryPlan], postings: dict[str, _Postings]) -> list[QueryPlan]:
+    """The plans with each long term asked by its rarest trigrams (as for its postings): the
+    rows let through are trimmed by the exact check of every candidate."""
+    overrides = tuple(
+        (folded, entry.expression)
+        for folded, entry in postings.items()
+        if entry.expression is not None
+    )
+    return [QueryPlan(sub.terms, overrides) for sub in plans]
+
+
+def _candidate_plans(plan: QueryPlan, match: Match, frequency: dict[str, int]) -> list[QueryPlan]:
+    """The statements' plans, in reading order: all terms; then (``any``) all terms but one,
+    and each term alone, rarest first. Rows holding more of the terms are read first, so
+    that the cap cuts rows holding few, common terms."""
+    plans = [plan]
+    if match == "any" and len(plan.terms) > 1:
+        fetching = [term for term in plan.terms if term.path != "literal"]
+        if not fetching:
+            fetching = list(plan.terms)
+        fetching.sort(key=lambda term: frequency[term.folded])
+        if 3 <= len(fetching) <= SUBSET_TERMS:
+            for left_out in reversed(fetching):
+                plans.append(QueryPlan(tuple(t for t in plan.terms if t is not left_out)))
+        if 4 <= len(fetching) <= PAIR_SUBSET_TERMS:
+            common_first = list(reversed(fetching))
+            for first, left_a in enumerate(common_first):
+                for left_b in common_first[first + 1 :]:
+                    kept = tuple(t for t in plan.terms if t is not left_a and t is not left_b)
+                    plans.append(QueryPlan(kept))
+        if all(term.path == "literal" for term in fetching):
+            plans += [QueryPlan((term,)) for term in fetching]
+    return plans
+
+
+def _accumulate(
+    postings: dict[str, _Postings],
+    plan: QueryPlan,
+    weights: dict[str, float],
+    seen: dict[int, _Candidate],
+    budget: int,
+) -> tuple[list[int], bool]:
+    """Row ids to read next (``match="any"``): those whose terms weigh most (the sum of the
+    idf of the indexed terms whose postings hold them), at most ``budget``, in id order; and
+    whether some were left out (a term's postings cut, or more rows than the budget)."""
+    totals: dict[int, float] = {}
+    cut = False
+    for term in plan.terms:
+        if term.path == "literal":
+            continue
+        entry = postings[term.folded]
+        cut = cut or len(entry.ids) >= POSTINGS_PER_TERM
+        weight = weights[term.folded]
+        for row_id in entry.ids:
+            if row_id not in seen:
+                totals[row_id] = totals.get(row_id, 0.0) + weight
+    if len(totals) <= budget:
+        return sorted(totals), cut
+    best = heapq.nlargest(budget, totals.items(), key=lambda item: (item[1], -item[0]))
+    return sorted(row_id for row_id, _ in best), True
+
+
+_Candidate = tuple[Row, str]
+
+
+def _collect(
+    stream: Stream,
+    statements: Iterable[tuple[tuple[str, list[object]], tuple[str, ...], bool, int]],
+    rows: dict[int, _Candidate],
+    body_column: int,
+    cap: int,
+) -> tuple[bool, bool]:
+    """Add candidate rows (with their folded text) to ``rows``, statement by statement, until
+    ``cap``. Each statement comes with the folded terms its rows must hold (all of them, or
+    any when the flag is set) and the most rows it may add; each text is folded once, for the
+    check and the score. Returns (the cap was reached, some statement was cut short)."""
+    cut = False
+    for (sql, params), needles, any_term, share in statements:
+        check = any if any_term else all
+        added = 0
+        for row in stream(sql, params):
+            row_id = int(row[0])
+            if row_id in rows:
+                continue
+            folded = fold_for_search(str(row[body_column]))
+            if not check(needle in folded for needle in needles):
+                continue
+            rows[row_id] = (row, folded)
+            added += 1
+            if len(rows) >= cap:
+                return True, True
+            if added >= share:
+                cut = True
+                break
+    return False, cut
+
+
+def score_row(
+    folded: str,
+    length: int,
+    terms: tuple[TermPlan, ...],
+    weights: dict[str, float],
+    stats: IndexStats,
+) -> tuple[float, list[str]]:
+    """A row's score and the terms (as typed) it holds; ``folded`` is its folded text and
+    ``length`` its length in trigrams (:func:`row_length` of the raw text).
+
+    The score is the BM25 sum times the share of the query's terms the row holds
+    (coordination): with ``match="any"``, a row holding two of the query's words outranks one
+    holding a single rarer word. Under ``match="all"`` every row holds all terms and the
+    factor is 1.
+    """
+    score, matched = 0.0, []
+    for term in terms:
+        count = folded.count(term.folded)
+        if count:
+            score += bm25_term(weights[term.folded], count, length, stats.average_length)
+            matched.append(term.term)
+    return score * len(matched) / len(terms), matched
+
+
+def rank_groups(
+    stream: Stream,
+    plan: QueryPlan,
+    statement: Callable[[QueryPlan, list[int] | None], tuple[str, list[object]]],
+    *,
+    tables: tuple[str, str, str],
+    columns: tuple[int, int],
+    match: Match,
+    order: Order,
+    min_score: float,
+    window: tuple[int, int],
+    cap: int = CANDIDATE_CAP,
+) -> RankedPage:
+    """Score the candidates, group them and cut one page (``window`` = limit, offset).
+
+    ``tables`` are the trigram table, the bigram table and the content table whose rows
+    are counted; ``columns`` the group key's and the body's. A group's rows are its best
+    :data:`GROUP_ROWS`; ``order="index"`` keeps the scores but orders groups by their first
+    row in package order.
+    """
+    fts, bigram, content = tables
+    key_column, body_column = columns
+    stats = read_stats(stream, fts, content)
+    last_id = _last_id(stream, content)
+    seen: dict[str, int] = {}
+    postings = {
+        term.folded: _postings(stream, (fts, bigram), term, stats, last_id, seen=seen)
+        for term in plan.terms
+    }
+    frequency = {folded: entry.frequency for folded, entry in postings.items()}
+    weights = {folded: idf(stats.rows, count) for folded, count in frequency.items()}
+    rows: dict[int, _Candidate] = {}
+    first, *subsets = _with_rare_trigrams(_candidate_plans(plan, match, frequency), postings)
+    share = max(SUBSET_SHARE, cap // max(len(subsets), 1))
+    full, capped = _collect(
+        stream,
+        (
+            (statement(sub, None), sub.folded_terms, False, cap if sub is first else share)
+            for sub in (first, *subsets)
+        ),
+        rows,
+        body_column,
+        cap,
+    )
+    if match == "any" and not full:
+        for term in plan.terms:
+            if len(postings[term.folded].ids) >= FREQUENCY_SAMPLE and term.path != "literal":
+                more = _postings(
+                    stream, (fts, bigram), term, stats, last_id, POSTINGS_PER_TERM, seen
+                )
+                postings[term.folded] = _Postings(more.ids, postings[term.folded].frequency)
+        budget = min(cap - len(rows), ACCUMULATED_ROWS)
+        ids, capped = _accumulate(postings, plan, weights, rows, budget)
+        if ids:
+            indexed = tuple(t.folded for t in plan.terms if t.path != "literal")
+            fetch = ((statement(plan, ids), indexed, True, cap),)
+            full, _ = _collect(stream, fetch, rows, body_column, cap)
+            capped = capped or full
+    scored: dict[int, list[tuple[float, int, Row]]] = {}
+    matched: dict[int, dict[str, None]] = {}
+    for row_id, (row, folded) in rows.items():
+        length = row_length(str(row[body_column]))
+        score, terms = score_row(folded, length, plan.terms, weights, stats)
+        key = int(row[key_column])
+        scored.setdefault(key, []).append((score, row_id, row))
+        matched.setdefault(key, {}).update(dict.fromkeys(terms))
+    raw: list[tuple[float, int, int]] = []  # (group score, first row id, key)
+    for key, entries in scored.items():
+        entries.sort(key=lambda entry: (-entry[0], entry[1]))
+        best, *others = [entry[0] for entry in entries[:GROUP_ROWS]]
+        raw.append((best + GROUP_SUPPORT * sum(others), min(e[1] for e in entries), key))
+    top = max((entry[0] for entry in raw), default=0.0)
+    if order == "relevance":
+        raw.sort(key=lambda entry: (-entry[0], entry[1]))
+    else:
+        raw.sort(key=lambda entry: entry[1])
+    groups = []
+    for group_score, _, key in raw:
+        normalised = round(group_score / top, 4) if top > 0 else 0.0
+        if normalised < min_score:
+            continue
+        order_terms = [term.term for term in plan.terms if term.term in matched[key]]
+        groups.append(
+            RankedGroup(
+                key,
+                normalised,
+                group_score,
+                order_terms,
+                [entry[2] for entry in scored[key][:GROUP_ROWS]],
+            )
+        )
+    limit, offset = window
+    return RankedPage(groups[offset : offset + limit], len(groups) > offset + limit, capped)
