@@ -71,6 +71,31 @@ async def _conversation(client: Client, coll: Path) -> None:
     assert _sql(coll, "SELECT count(*) FROM documents") == [(4,)]
     assert _sql(coll, "SELECT mime FROM documents WHERE path = 'a.md'") == [("text/markdown",)]
 
+    # search_text covers both sides, each item saying where it came from.
+    query = "負極バインダー"
+    err, both = await _call(client, "search_text", {"content": query, "limit": 50, "min_score": 0})
+    assert not err, both
+    mine = [i for i in both["items"] if i["source"] == "user_collection"]
+    assert sorted(i["path"] for i in mine) == ["a.md", "b.txt", "c.txt", "d.txt"]
+    assert all(isinstance(i["id"], int) for i in mine)
+    assert {i["source"] for i in both["items"]} <= {"official", "user_collection"}
+    sims = [i["similarity"] for i in both["items"]]
+    assert sims == sorted(sims, reverse=True)
+    _, only_mine = await _call(
+        client, "search_text", {"content": query, "limit": 50, "source": "user_collection"}
+    )
+    assert {i["source"] for i in only_mine["items"]} == {"user_collection"}
+    _, by_category = await _call(
+        client, "search_text", {"content": query, "limit": 50, "min_score": 0, "category": "電池"}
+    )
+    assert sorted(i["path"] for i in by_category["items"]) == ["a.md", "b.txt"]
+    _, official_only = await _call(
+        client, "search_text", {"content": "メモ0", "limit": 50, "min_score": 0, "category": "fi"}
+    )
+    assert all(i["source"] == "official" for i in official_only["items"])
+    _, contract = await _call(client, "search_pmgs", {"query": query, "detail": "full"})
+    assert "user_collection" not in json.dumps(contract, ensure_ascii=False)
+
     err, page = await _call(client, "list_documents", {"limit": 3, "page": 2})
     assert not err
     assert (page["total_count"], page["total_pages"], page["page"]) == (4, 2, 2)
@@ -137,7 +162,7 @@ async def _conversation(client: Client, coll: Path) -> None:
 def test_collection_session(transport: str, reference: Reference, tmp_path: Path) -> None:
     coll = tmp_path / "coll.sqlite"
     before = _sha256(reference.db)
-    args = ["--db", str(reference.db), "--allow-write", "--collection", str(coll)]
+    args = ["--db", str(reference.db), "--allow-write", "--collection", str(coll), "--tools", "all"]
 
     async def run() -> None:
         if transport == "stdio":
@@ -145,7 +170,9 @@ def test_collection_session(transport: str, reference: Reference, tmp_path: Path
             async with Client(params, read_timeout_seconds=30.0) as client:
                 await _conversation(client, coll)
             return
-        server = start_http_server(reference, tmp_path, "--allow-write", "--collection", str(coll))
+        server = start_http_server(
+            reference, tmp_path, "--allow-write", "--collection", str(coll), "--tools", "all"
+        )
         try:
             async with httpx2.AsyncClient(timeout=30.0) as http:
                 target = streamable_http_client(f"{server.base_url}/mcp", http_client=http)

@@ -18,10 +18,11 @@ from pmgs_mcp.collection_tools import (
     SOURCE_AWARE_TOOLS,
     CollectionLike,
     collection_specs,
+    with_collection_search,
     with_source,
 )
 from pmgs_mcp.server import build_server
-from pmgs_mcp.tools import StoreLike, ToolSet, build_toolset
+from pmgs_mcp.tools import StoreLike, ToolSet, ToolSpec, build_toolset
 
 __all__ = ["build_app_server", "build_tools", "version_info"]
 
@@ -54,12 +55,15 @@ def build_tools(
         return toolset
     from pmgs_core import collection_json_schema
 
-    specs = [
-        with_source(spec, collection, collection_json_schema)
-        if spec.name in SOURCE_AWARE_TOOLS
-        else spec
-        for spec in toolset.specs
-    ]
+    def widened(spec: ToolSpec) -> ToolSpec:
+        assert collection is not None
+        if spec.name in SOURCE_AWARE_TOOLS:
+            return with_source(spec, collection, collection_json_schema)
+        if spec.name == "search_text":
+            return with_collection_search(spec, collection, collection_json_schema)
+        return spec
+
+    specs = [widened(spec) for spec in toolset.specs]
     specs += collection_specs(collection, collection_json_schema)
     return ToolSet(store=store, specs=tuple(specs))
 

@@ -12,9 +12,11 @@ collection, so a user's note can never pass for JPO evidence.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol
 
+from pmgs_core import DOCUMENT_KINDS, SCHEMES
 from pmgs_mcp.errors import COLLECTION_TOOLS
 from pmgs_mcp.schemas import object_schema
 from pmgs_mcp.tools import StoreLike, ToolSpec
@@ -25,6 +27,7 @@ __all__ = [
     "USER_TEXT_SENTENCE",
     "CollectionLike",
     "collection_specs",
+    "with_collection_search",
     "with_source",
 ]
 
@@ -287,3 +290,77 @@ def with_source(
 
 def _cat(args: dict[str, Any]) -> dict[str, Any]:
     return {"category": args["category"]}
+
+
+_OFFICIAL_CATEGORIES: Final = frozenset({*SCHEMES, *DOCUMENT_KINDS})
+
+
+def with_collection_search(
+    official: ToolSpec, collection: CollectionLike, schema: Callable[[str], dict[str, Any]]
+) -> ToolSpec:
+    """``search_text`` over the release and the user's collection together.
+
+    Each item says where it came from (``source``: ``official`` or ``user_collection``);
+    ``similarity`` is relative to the best match of the same source (each side is ranked
+    over its own texts, so their raw scores are not comparable), and the merged list is
+    ordered by it, official first on ties. ``source`` narrows the search to one side; a
+    ``category`` that is a scheme or document kind searches the release only, any other
+    category the collection only.
+    """
+    inputs = dict(official.input_schema)
+    props = dict(inputs["properties"])
+    props["category"] = {
+        "type": ["string", "null"],
+        "default": None,
+        "maxLength": 100,
+        "description": "A scheme (fi, fterm, ipc) or document kind: official texts of it; "
+        "any other value: the user's collection category (see list_categories).",
+    }
+    props["source"] = {
+        "type": "string",
+        "enum": ["all", "official", "user_collection"],
+        "default": "all",
+        "description": "all (default): official texts and the user's collection; or one.",
+    }
+    inputs["properties"] = props
+
+    def run(store: StoreLike, args: dict[str, Any]) -> Mapping[str, Any]:
+        category = args["category"]
+        wanted = args["source"]
+        use_official = wanted in ("all", "official") and (
+            category is None or category in _OFFICIAL_CATEGORIES
+        )
+        use_collection = wanted in ("all", "user_collection") and (
+            category is None or category not in _OFFICIAL_CATEGORIES
+        )
+        official_args = {k: v for k, v in args.items() if k != "source"}
+        if not use_official:
+            official_args["content"] = ""  # the record's frame (release, notice), no items
+            official_args["category"] = None
+        answer = dict(official.run(store, official_args))
+        if not use_collection:
+            return answer
+        mine = collection.search_text(
+            args["content"], args["limit"], args["min_score"], args["group_by_document"], category
+        )
+        merged = [(item["similarity"], 0, n, item) for n, item in enumerate(answer["items"])]
+        merged += [(item["similarity"], 1, n, item) for n, item in enumerate(mine["items"])]
+        merged.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
+        answer["items"] = [entry[3] for entry in merged[: args["limit"]]]
+        return answer
+
+    output = copy.deepcopy(official.output_schema)
+    item = schema("collection_search")["properties"]["items"]["items"]
+    result = output["$defs"]["text_search_result"]
+    result["properties"]["items"]["items"] = {
+        "anyOf": [result["properties"]["items"]["items"], item]
+    }
+    description = (
+        official.description.split("\n\n", 1)[0]
+        + "\n\nOn this server it also searches the user's own collection: such items have "
+        "source 'user_collection', integer ids, and a similarity relative to the best "
+        "collection match. " + USER_TEXT_SENTENCE
+    )
+    return ToolSpec(
+        official.name, official.title, description, inputs, output, run, official.annotations
+    )
