@@ -138,8 +138,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="pmgs-payload-") as tmp:
         if args.db is not None:
             db = args.db
-            examples = json.loads(args.examples.read_text("utf-8")) if args.examples else {}
-            summary = f"database {db.name}"
+            loaded = json.loads(args.examples.read_text("utf-8")) if args.examples else {}
+            # the generator's generated.json holds them under "examples"
+            examples = loaded.get("examples", loaded)
+            summary = f"database {db.name} ({db.stat().st_size / 1e6:,.0f} MB)"
         else:
             db, examples, summary = build_reference(Path(tmp), args.scale, args.seed)
         from pmgs_core import PMGSStore
