@@ -51,7 +51,7 @@ MODULES = (
         "notation",
         "pmgs-core",
         ("src/pmgs_core/notation/_code.py",),
-        ("tests/test_notation.py",),
+        ("tests/test_notation.py", "tests/test_notation_table.py"),
     ),
     Module(
         "search",
@@ -61,13 +61,20 @@ MODULES = (
             "tests/test_query_plans.py",
             "tests/test_trigram_plan.py",
             "tests/test_search_paging_table.py",
+            "tests/test_store_search.py",
         ),
     ),
     Module(
         "lookup",
         "pmgs-core",
         ("src/pmgs_core/store/_lookup.py",),
-        ("tests/test_store_lookup.py", "tests/test_argument_tables.py"),
+        ("tests/test_store_lookup.py", "tests/test_validity_dates.py"),
+    ),
+    Module(
+        "store_arguments",
+        "pmgs-core",
+        ("src/pmgs_core/store/_arguments.py",),
+        ("tests/test_argument_tables.py", "tests/test_validity_dates.py"),
     ),
     Module(
         "html_table",
@@ -97,7 +104,7 @@ MODULES = (
         "agentkit_config",
         "pmgs-agentkit",
         ("src/pmgs_agentkit/config.py",),
-        ("tests/test_config.py",),
+        ("tests/test_config.py", "tests/test_chosen_interpreter.py"),
     ),
 )
 
