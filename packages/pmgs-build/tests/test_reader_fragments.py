@@ -107,6 +107,134 @@ _XML_SEGMENTS = [
 (XML end-of-line handling), a date that is not YYYYMMDD is kept verbatim."""
 
 
+# -- hostile HTML pages: each is quarantined or read with a warning, in one build ---------------
+
+_HEAD = "<tr><th>テーマコード</th><th>付加コード</th><th>説明</th></tr>"
+_ROW = f"<tr><td>{_THEME}</td><td>ZB01</td><td>x</td></tr>"
+_UTF8 = '<meta charset="utf-8">'
+_SJIS = '<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">'
+
+
+def _page(meta: str, rows: str, after: str = "") -> str:
+    return f"<html><head>{meta}</head><body><table>{_HEAD}{rows}</table>{after}</body></html>"
+
+
+_CP932_PAGE = _page(_SJIS, f"<tr><td>{_THEME}</td><td>ZB03</td><td>丸①</td></tr>").encode("cp932")
+_BAD_BYTES = b"\x81\xff"
+"""A lead byte with a trail byte neither Shift_JIS nor CP932 has."""
+_BAD_SJIS_PAGE = _page('<meta charset="Shift_JIS">', _ROW).encode("cp932") + _BAD_BYTES
+_LONG_HEADER = "長" * 130
+
+_HOSTILE: dict[str, bytes] = {
+    "h01": _page('<meta charset="x-nonexistent">', _ROW).encode(),
+    "h02": b"<html><body><table><tr><td>2D673</td><td>\xff</td></tr></table></body></html>",
+    "h03": _CP932_PAGE,
+    "h04": _BAD_SJIS_PAGE,
+    "h05": b"<html><body><p>an index page</p></body></html>",
+    "h06": (
+        _page(_UTF8, _ROW) + f"<table><tr><td>{_THEME}</td><td>ZB06</td></tr></table>"
+    ).encode(),
+    "h07": b"",
+    "h08": _page(_UTF8, f"<tr><td>{_THEME}</td><td>ZB08</td><td><font>y</td></tr>").encode(),
+    "h09": _page(_UTF8, f'<tr><td colspan="x">{_THEME}</td><td>ZB09</td></tr>').encode(),
+    "h10": (
+        f"<html><head>{_UTF8}</head><body><table>{_HEAD}</table>"
+        f"<tr><td>{_THEME}</td><td>ZB10</td></tr></body></html>"
+    ).encode(),
+    "h11": (
+        "\ufeff"
+        + _page("", f"<tr><td>{_THEME}</td><td>ZB11</td><td>bom</td></tr>").replace(
+            "<th>説明</th>", f"<th>{_LONG_HEADER}</th>"
+        )
+    ).encode(),
+    "h12": _page(_UTF8, f'<tr><td>{_THEME}</td><td rowspan="2">ZB12</td><td>z</td></tr>').encode(),
+    "h14": _page(_UTF8, f'<tr><td colspan=" 1 ">{_THEME}</td><td>ZB14</td></tr>').encode(),
+}
+"""One rule of the reader each (a data table nested in a layout table is not among them: it
+is read as the layout table's one header row today, see the issue 22 report)."""
+
+_FILLER_ROWS = 1200
+"""Good records beside the hostile pages, so that their errors stay within the group's 1 %
+error budget and the build completes."""
+
+_HOSTILE_QUARANTINE = [
+    ("h01", "HTML_UNREADABLE", "file", "unknown charset 'x-nonexistent' declared", ""),
+    (
+        "h02",
+        "HTML_UNREADABLE",
+        "file",
+        "not valid in UTF-8 (no charset declared) at byte 41: invalid start byte",
+        "",
+    ),
+    (
+        "h04",
+        "HTML_UNREADABLE",
+        "file",
+        "not valid in its declared charset 'Shift_JIS' at byte "
+        f"{_BAD_SJIS_PAGE.index(_BAD_BYTES)}: illegal multibyte sequence",
+        "",
+    ),
+    ("h06", "HTML_TABLE_INVALID", "file", "2 tables of data where the file has one", ""),
+    ("h07", "HTML_UNREADABLE", "file", "the file holds no HTML content", ""),
+    (
+        "h09",
+        "HTML_TABLE_INVALID",
+        "table-row:2",
+        "2 cells (some spanning rows or columns) where the table has 2 to 3 columns",
+        '["2D673", "ZB09"]',
+    ),
+    (
+        "h10",
+        "HTML_TABLE_INVALID",
+        "outside-table",
+        "2 table cell(s) outside the table",
+        '["2D673", "ZB10"]',
+    ),
+    (
+        "h12",
+        "HTML_TABLE_INVALID",
+        "table-row:2",
+        "3 cells (some spanning rows or columns) where the table has 2 to 3 columns",
+        '["2D673", "ZB12", "z"]',
+    ),
+]
+"""(page, reason, locator, message, raw) of each quarantined record, in page order."""
+
+_HOSTILE_WARNINGS = [
+    (
+        "h03",
+        "HTML_CP932_FALLBACK",
+        None,
+        f"not valid Shift_JIS at byte {_CP932_PAGE.index('①'.encode('cp932'))}; read as CP932",
+    ),
+    ("h05", "HTML_NO_TABLE", None, "the page holds no table; retained"),
+    (
+        "h08",
+        "HTML_RECOVERY_USED",
+        None,
+        "the HTML parser recovered from 1 markup error(s); first ERR_TAG_NAME_MISMATCH at line 1",
+    ),
+    (
+        "h11",
+        "HTML_HEADER_UNKNOWN",
+        "table-row:1",
+        "header "
+        + repr("テーマコード, 付加コード, " + _LONG_HEADER[:105] + "…")
+        + " is not a known wording; columns read by position",
+    ),
+]
+"""(page, code, locator, message) of each warning, in page order. The header is quoted at
+120 characters and an ellipsis: the two labels (6 + 5) and two ", " (4) leave 105 of the
+long one."""
+
+_HOSTILE_SEGMENTS = [
+    ("h03", "table-row:2", _THEME, "ZB03 丸①"),
+    ("h08", "table-row:2", _THEME, "ZB08 y"),
+    ("h11", "table-row:2", _THEME, "ZB11 bom"),
+    ("h14", "table-row:2", _THEME, "ZB14"),
+]
+
+
 def _write_fragments(package: Path) -> None:
     (package / "FTERM" / "ADD_CODE" / "addCode_1.html").write_bytes(_HTML_PAGE.encode("utf-8"))
     csv_path = package / "FI" / "FI_TEXT" / "fiText_A_20260331.csv"
@@ -128,6 +256,78 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[BuildReport, Path]:
     _write_fragments(package)
     output = base / "fragments.sqlite"
     return build_database(package, output), output
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite3.Connection]:
+    """A second build: the sample with the hostile pages and a page of good filler rows."""
+    base = tmp_path_factory.mktemp("hostile")
+    package = base / sample_package_path().name
+    shutil.copytree(sample_package_path(), package)
+    group = package / "FTERM" / "ADD_CODE"
+    for name, data in _HOSTILE.items():
+        (group / f"addCode_{name}.html").write_bytes(data)
+    filler = "".join(
+        f"<tr><td>{_THEME}</td><td>Z{chr(65 + i // 100)}{i % 100:02d}</td><td>filler</td></tr>"
+        for i in range(_FILLER_ROWS)
+    )
+    (group / "addCode_f00.html").write_bytes(_page(_UTF8, filler).encode())
+    output = base / "hostile.sqlite"
+    build_database(package, output)
+    conn = sqlite3.connect(f"file:{output}?mode=ro", uri=True)
+    yield conn
+    conn.close()
+
+
+def _page_name(path: str) -> str:
+    return path.removeprefix("FTERM/ADD_CODE/addCode_").removesuffix(".html")
+
+
+def test_hostile_pages_are_quarantined_or_warned_exactly(hostile: sqlite3.Connection) -> None:
+    """Every hostile page of the one build, at once (see the module docstring for why)."""
+    like = "FTERM/ADD_CODE/addCode_h%"
+    quarantine = [
+        (_page_name(path), reason, locator, message, raw)
+        for path, reason, locator, message, raw in hostile.execute(
+            "SELECT s.path, q.reason, q.locator, q.message, q.raw FROM quarantine q "
+            "JOIN source_file s ON s.id = q.source_file_id WHERE s.path LIKE ? ORDER BY s.path",
+            (like,),
+        )
+    ]
+    warnings = [
+        (_page_name(path), code, locator, message)
+        for path, code, locator, message in hostile.execute(
+            "SELECT s.path, b.code, b.locator, b.message FROM build_issue b "
+            "JOIN source_file s ON s.id = b.source_file_id WHERE s.path LIKE ? "
+            "ORDER BY s.path, b.code",
+            (like,),
+        )
+    ]
+    segments = [
+        (_page_name(path), locator, heading, body)
+        for path, locator, heading, body in hostile.execute(
+            "SELECT s.path, t.locator, t.heading, t.body FROM document_text t "
+            "JOIN source_file s ON s.id = t.source_file_id JOIN document d ON d.id = t.document_id "
+            "WHERE s.path LIKE ? AND d.kind = 'fterm_additional_code' "
+            "ORDER BY s.path, t.sequence_number",
+            (like,),
+        )
+    ]
+    (filler,) = hostile.execute(
+        "SELECT COUNT(*) FROM document_text t JOIN source_file s ON s.id = t.source_file_id "
+        "WHERE s.path = 'FTERM/ADD_CODE/addCode_f00.html'"
+    ).fetchone()
+    assert {
+        "quarantine": quarantine,
+        "warnings": warnings,
+        "segments": segments,
+        "filler": filler,
+    } == {
+        "quarantine": _HOSTILE_QUARANTINE,
+        "warnings": _HOSTILE_WARNINGS,
+        "segments": _HOSTILE_SEGMENTS,
+        "filler": _FILLER_ROWS,
+    }
 
 
 @pytest.fixture(scope="module")
