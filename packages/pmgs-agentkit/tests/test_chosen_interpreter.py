@@ -21,11 +21,13 @@ import pytest
 
 from pmgs_agentkit import agent_kit_main
 from pmgs_agentkit.config import (
+    AgentKitError,
     claude_add_json_argv,
     claude_mcp_json,
     claude_server_json,
     codex_add_argv,
     codex_config_toml,
+    resolve_python_executable,
     server_spec,
 )
 
@@ -96,3 +98,42 @@ def test_the_written_kit_names_the_chosen_python(tmp_path: Path, chosen: str) ->
 def test_no_choice_means_this_interpreter(tmp_path: Path) -> None:
     spec = server_spec(data_dir=tmp_path)
     assert spec.python_executable == os.path.normpath(sys.executable)
+
+
+def _refusal(path: str) -> tuple[str, str]:
+    with pytest.raises(AgentKitError) as raised:
+        resolve_python_executable(path)
+    return raised.value.code, raised.value.message
+
+
+def test_refusals_say_what_and_why(tmp_path: Path) -> None:
+    plain = tmp_path / "python-not-executable"
+    plain.write_text("", encoding="utf-8")
+    plain.chmod(0o644)
+    missing = str(tmp_path / "no" / "python")
+    windows_cache = str(tmp_path) + "\\AppData\\Local\\uv\\cache\\archive-v0\\x\\python.exe"
+    assert _refusal("") == ("PYTHON_NOT_FOUND", "no Python executable is known for this process")
+    assert _refusal("python") == (
+        "PYTHON_NOT_ABSOLUTE",
+        "the Python executable must be an absolute path, not 'python'",
+    )
+    assert _refusal(missing) == ("PYTHON_NOT_FOUND", f"{missing} is not an executable file")
+    assert _refusal(str(plain)) == ("PYTHON_NOT_FOUND", f"{plain} is not an executable file")
+    cache = str(tmp_path / ".cache" / "uv" / "python")
+    assert _refusal(cache) == (
+        "PYTHON_IN_CACHE",
+        f"{cache} lives in uv's cache, which can be pruned at any time; use the Python of a "
+        "project or tool environment (for example .venv)",
+    )
+    # A Windows-style path is checked with its separators made '/'.
+    assert _refusal(windows_cache)[0] == "PYTHON_IN_CACHE"
+
+
+def test_claude_payload_is_compact_utf8(tmp_path: Path, chosen: str) -> None:
+    data = str(tmp_path / "データ")
+    spec = server_spec(data_dir=data, python_executable=chosen)
+    payload = claude_add_json_argv(spec)[-1]
+    assert payload == (
+        '{"type":"stdio","command":' + json.dumps(chosen) + ',"args":["-m","pmgs_mcp",'
+        '"--data-dir",' + json.dumps(data, ensure_ascii=False) + "]}"
+    )

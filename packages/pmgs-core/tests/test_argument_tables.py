@@ -13,6 +13,7 @@ still find nothing, but never with that argument's code). Values that are not in
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -147,3 +148,20 @@ def test_messages_and_details_of_each_kind(
         METHODS[method](store, {argument: -1})
     assert raised.value.message == message
     assert dict(raised.value.details) == details
+
+
+def test_document_list_paging_against_sql(store: PMGSStore, ro_conn: sqlite3.Connection) -> None:
+    """has_more / next_offset of a counted list at every window around its end."""
+    keys = [str(k) for (k,) in ro_conn.execute("SELECT document_key FROM document ORDER BY id")]
+    total = len(keys)
+    assert total >= 3
+    windows = [(1, 0), (1, total - 1), (2, total - 1), (1, total), (2, total - 2), (3, total - 2)]
+    windows += [(3, total + 4), (200, max(0, total - 200)), (200, max(0, total - 199))]
+    for limit, offset in windows:
+        page = store.list_documents(limit=limit, offset=offset)
+        shown = keys[offset : offset + limit]
+        more = offset + len(shown) < total
+        assert [item["document_id"] for item in page["items"]] == shown, (limit, offset)
+        assert (page["count"], page["total_count"]) == (len(shown), total)
+        assert page["has_more"] is more, (limit, offset)
+        assert page["next_offset"] == (offset + len(shown) if more else None), (limit, offset)
