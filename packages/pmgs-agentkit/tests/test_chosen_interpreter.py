@@ -103,7 +103,10 @@ def test_no_choice_means_this_interpreter(tmp_path: Path) -> None:
 def _refusal(path: str) -> tuple[str, str]:
     with pytest.raises(AgentKitError) as raised:
         resolve_python_executable(path)
-    return raised.value.code, raised.value.message
+    error = raised.value
+    assert error.to_dict() == {"code": error.code, "message": error.message}
+    assert str(error) == error.message
+    return error.code, error.message
 
 
 def test_refusals_say_what_and_why(tmp_path: Path) -> None:
