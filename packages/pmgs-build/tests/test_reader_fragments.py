@@ -235,8 +235,100 @@ _HOSTILE_SEGMENTS = [
 ]
 
 
+_X120 = "列" * 110
+"""With the labels "テーマ" and "コード" and two ", " this header is exactly 120 characters."""
+
+_MORE_PAGES: dict[str, str] = {
+    # No header row: the first row is data (its first cell is a theme).
+    "2": _page(
+        _UTF8,
+        f"<tr><td>{_THEME}</td><td>ZC01</td><td>x<b>y</b>z</td></tr>"
+        "<tr></tr>"
+        '<tr><td colspan="3">a note between records</td></tr>'
+        f"<tr><td>{_THEME}</td><td>ZC04</td><td>a<br></td></tr>"
+        f"<tr><td>{_THEME}</td></tr>"
+        f"<tr><td>{_THEME}</td><td>ZC06</td><td>c<!-- hidden -->d<?pi x?></td></tr>"
+        f"<tr><td>{_THEME}</td><td>ZC07</td><td>e</td><td>extra</td></tr>"
+        f"<tr><td>{_THEME}</td><td>ZC08</td></tr>",
+    ).replace(_HEAD, ""),
+    # A header of data cells in a known wording: a header, no warning.
+    "3": _page(_UTF8, f"<tr><td>{_THEME}</td><td>ZC09</td><td>f</td></tr>").replace(
+        _HEAD, "<tr><td>テーマコード</td><td>付加コード</td><td>説明</td></tr>"
+    ),
+    # A mixed header in an unknown wording whose first cell is no theme: a header, warned.
+    "4": _page(_UTF8, f"<tr><td>{_THEME}</td><td>ZC10</td><td>g</td></tr>").replace(
+        _HEAD, "<tr><th>列1</th><td>列2</td><td>列3</td></tr>"
+    ),
+    # An unknown header of exactly 120 characters: quoted whole, no ellipsis.
+    "5": _page(_UTF8, f"<tr><td>{_THEME}</td><td>ZC11</td><td>h</td></tr>").replace(
+        _HEAD, f"<tr><th>テーマ</th><th>コード</th><th>{_X120}</th></tr>"
+    ),
+    # A table whose one row is a single spanning cell: still the page's table, no record.
+    "6": '<html><head><meta charset="utf-8"></head><body><table>'
+    '<tr><td colspan="3">empty list</td></tr></table></body></html>',
+    # Good rows, so that the two quarantined rows stay within the group's error budget.
+    "9": _page(
+        _UTF8,
+        "".join(
+            f"<tr><td>{_THEME}</td><td>Z{chr(77 + i // 100)}{i % 100:02d}</td><td>f</td></tr>"
+            for i in range(300)
+        ),
+    ),
+}
+
+_MORE_SEGMENTS = [
+    ("2", "table-row:1", _THEME, "ZC01 xyz"),
+    ("2", "table-row:4", _THEME, "ZC04 a"),
+    ("2", "table-row:6", _THEME, "ZC06 cd"),
+    ("2", "table-row:8", _THEME, "ZC08"),
+    ("3", "table-row:2", _THEME, "ZC09 f"),
+    ("4", "table-row:2", _THEME, "ZC10 g"),
+    ("5", "table-row:2", _THEME, "ZC11 h"),
+]
+_MORE_QUARANTINE = [
+    ("2", "table-row:5", "1 cells where the table has 2 to 3 columns", '["2D673"]'),
+    (
+        "2",
+        "table-row:7",
+        "4 cells where the table has 2 to 3 columns",
+        '["2D673", "ZC07", "e", "extra"]',
+    ),
+]
+_MORE_WARNINGS = [
+    (
+        "4",
+        "HTML_HEADER_UNKNOWN",
+        "table-row:1",
+        "header '列1, 列2, 列3' is not a known wording; columns read by position",
+    ),
+    (
+        "5",
+        "HTML_HEADER_UNKNOWN",
+        "table-row:1",
+        f"header 'テーマ, コード, {_X120}' is not a known wording; columns read by position",
+    ),
+    (
+        "6",
+        "HTML_HEADER_UNKNOWN",
+        "table-row:1",
+        "header 'empty list' is not a known wording; columns read by position",
+    ),
+]
+_DOCUMENT = (
+    "fterm_additional_code:ja:addCode_1",
+    "fterm_additional_code",
+    "ja",
+    "付加コード addCode_1",
+    "FTERM/ADD_CODE/addCode_1.html",
+    "table-row:1",
+)
+"""The document the page becomes: key and title carry the file stem."""
+
+
 def _write_fragments(package: Path) -> None:
     (package / "FTERM" / "ADD_CODE" / "addCode_1.html").write_bytes(_HTML_PAGE.encode("utf-8"))
+    for name, page in _MORE_PAGES.items():
+        (package / "FTERM" / "ADD_CODE" / f"addCode_{name}.html").write_bytes(page.encode())
     csv_path = package / "FI" / "FI_TEXT" / "fiText_A_20260331.csv"
     lines = csv_path.read_text("utf-8-sig").splitlines()
     replaced = [_CSV_RECORD if line.split(",")[0].strip() == _CSV_CODE else line for line in lines]
@@ -383,14 +475,57 @@ def _issues(db: sqlite3.Connection, code: str) -> list[tuple[str, str | None]]:
     ]
 
 
-def test_every_fragment_reads_to_its_exact_text(db: sqlite3.Connection) -> None:
+def _stem(path: str) -> str:
+    return path.removeprefix("FTERM/ADD_CODE/addCode_").removesuffix(".html")
+
+
+def test_every_fragment_reads_to_its_exact_text(
+    built: tuple[BuildReport, Path], db: sqlite3.Connection
+) -> None:
     """All three readers at once (see the module docstring for why one test)."""
+    more = "FTERM/ADD_CODE/addCode_%"
     found = {
         "html": _segments(db, "FTERM/ADD_CODE/addCode_1.html"),
         "csv": _fi_texts(db, _CSV_CODE),
         "xml": _xml_segments(db),
         "html_invalid": _issues(db, "HTML_TABLE_INVALID"),
         "xml_fallback": _issues(db, "XML_CP932_FALLBACK"),
+        "more_segments": [
+            (_stem(path), locator, heading, body)
+            for path, locator, heading, body in db.execute(
+                "SELECT s.path, t.locator, t.heading, t.body FROM document_text t "
+                "JOIN source_file s ON s.id = t.source_file_id JOIN document d "
+                "ON d.id = t.document_id WHERE s.path LIKE ? AND d.kind = 'fterm_additional_code' "
+                "AND s.path NOT IN ('FTERM/ADD_CODE/addCode_1.html', "
+                "'FTERM/ADD_CODE/addCode_9.html') ORDER BY s.path, t.sequence_number",
+                (more,),
+            )
+        ],
+        "more_quarantine": [
+            (_stem(path), locator, message, raw)
+            for path, locator, message, raw in db.execute(
+                "SELECT s.path, q.locator, q.message, q.raw FROM quarantine q "
+                "JOIN source_file s ON s.id = q.source_file_id WHERE s.path LIKE ? "
+                "ORDER BY s.path, q.id",
+                (more,),
+            )
+        ],
+        "more_warnings": [
+            (_stem(path), code, locator, message)
+            for path, code, locator, message in db.execute(
+                "SELECT s.path, b.code, b.locator, b.message FROM build_issue b "
+                "JOIN source_file s ON s.id = b.source_file_id WHERE s.path LIKE ? "
+                "ORDER BY s.path, b.code",
+                (more,),
+            )
+        ],
+        "document": db.execute(
+            "SELECT d.document_key, d.kind, d.language, d.title, s.path, d.locator "
+            "FROM document d JOIN source_file s ON s.id = d.source_file_id "
+            "WHERE d.document_key = ?",
+            (_DOCUMENT[0],),
+        ).fetchone(),
+        "records": built[0].group_counts["FTERM/ADD_CODE"].records,
     }
     assert found == {
         "html": _HTML_SEGMENTS,
@@ -398,6 +533,13 @@ def test_every_fragment_reads_to_its_exact_text(db: sqlite3.Connection) -> None:
         "xml": _XML_SEGMENTS,
         "html_invalid": [],
         "xml_fallback": [("FI/FI_KAISEI_DOC/B60J.xml", None)],
+        "more_segments": _MORE_SEGMENTS,
+        "more_quarantine": _MORE_QUARANTINE,
+        "more_warnings": _MORE_WARNINGS,
+        "document": _DOCUMENT,
+        # addCode_1's 8 rows, page 2's 6 (the empty row and the note are none; the two
+        # quarantined rows are), 1 each on pages 3 to 5, none on page 6, 300 on page 9.
+        "records": 8 + 6 + 3 + 300,
     }
 
 
@@ -417,7 +559,7 @@ def test_html_line_break_separates_words(db: sqlite3.Connection) -> None:
 def test_html_tbody_thead_tfoot_rows_are_read_and_the_footer_is_not(
     built: tuple[BuildReport, Path], db: sqlite3.Connection
 ) -> None:
-    assert built[0].group_counts["FTERM/ADD_CODE"].records == len(_HTML_SEGMENTS)
+    assert built[0].group_counts["FTERM/ADD_CODE"].records == len(_HTML_SEGMENTS) + 6 + 3 + 300
     bodies = [body for _, _, body in _segments(db, "FTERM/ADD_CODE/addCode_1.html")]
     assert not any("footer" in body for body in bodies)
 
