@@ -100,6 +100,15 @@ def test_no_choice_means_this_interpreter(tmp_path: Path) -> None:
     assert spec.python_executable == os.path.normpath(sys.executable)
 
 
+def test_no_data_dir_means_the_managed_one(chosen: str) -> None:
+    """The default root is pmgs-core's managed data directory (the one pmgs setup uses)."""
+    from pmgs_core import default_data_dir
+
+    spec = server_spec(python_executable=chosen)
+    assert spec.data_dir == str(default_data_dir())
+    assert os.path.isabs(spec.data_dir)
+
+
 def _refusal(path: str) -> tuple[str, str]:
     with pytest.raises(AgentKitError) as raised:
         resolve_python_executable(path)
@@ -114,7 +123,7 @@ def test_refusals_say_what_and_why(tmp_path: Path) -> None:
     plain.write_text("", encoding="utf-8")
     plain.chmod(0o644)
     missing = str(tmp_path / "no" / "python")
-    windows_cache = str(tmp_path) + "\\AppData\\Local\\uv\\cache\\archive-v0\\x\\python.exe"
+    windows_cache = str(tmp_path) + "\\.cache\\uv\\python.exe"
     assert _refusal("") == ("PYTHON_NOT_FOUND", "no Python executable is known for this process")
     assert _refusal("python") == (
         "PYTHON_NOT_ABSOLUTE",
