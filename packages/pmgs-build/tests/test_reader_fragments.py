@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -325,6 +325,29 @@ _DOCUMENT = (
 """The document the page becomes: key and title carry the file stem."""
 
 
+_CSV_CP932_TEXT = "合成：丸①と㈱の題名"
+"""FI/FI_TEXT/fiText_C is rewritten in CP932 with this text for C05W: read with a warning."""
+_CSV_HEADER = "code,line,type,f1,f2,f3,text"
+"""Put before fiText_D's first record: a header row, skipped with a warning."""
+_CSV_WARNINGS = [
+    ("FI/FI_TEXT/fiText_C_20260331.csv", "CSV_CP932_FALLBACK", None,
+     "not UTF-8; read as CP932 (Shift_JIS as Japanese Windows writes it)"),
+    ("FI/FI_TEXT/fiText_D_20260331.csv", "CSV_HEADER_ROW", "row:1",
+     f"header row skipped: {_CSV_HEADER}"),
+    ("FI/FI_TEXT/fiText_E_20260331.csv", "CSV_BLANK_ROW", "row:2", "blank record skipped"),
+]  # fmt: skip
+CSV_COUNTS = [85 + 2, 85]
+"""Records read in FI/FI_TEXT and FI/FI_TEXT_E: the sample's lines (counted with grep), plus
+the header and the blank record, which are records too (they keep the row numbers)."""
+_CSV_LOCATORS = [("D", "row:2"), ("E", "row:1"), ("E12", "row:3")]
+"""Logical record numbers after the header and the blank record."""
+
+
+def _rewrite_csv(path: Path, edit: Callable[[list[str]], list[str]], encoding: str) -> None:
+    lines = path.read_text("utf-8-sig").splitlines()
+    path.write_bytes(("\r\n".join(edit(lines)) + "\r\n").encode(encoding))
+
+
 def _write_fragments(package: Path) -> None:
     (package / "FTERM" / "ADD_CODE" / "addCode_1.html").write_bytes(_HTML_PAGE.encode("utf-8"))
     for name, page in _MORE_PAGES.items():
@@ -334,6 +357,17 @@ def _write_fragments(package: Path) -> None:
     replaced = [_CSV_RECORD if line.split(",")[0].strip() == _CSV_CODE else line for line in lines]
     assert replaced != lines, "the sample no longer has the FI text row replaced here"
     csv_path.write_bytes(("\r\n".join(replaced) + "\r\n").encode("utf-8-sig"))
+    texts = package / "FI" / "FI_TEXT"
+    _rewrite_csv(
+        texts / "fiText_C_20260331.csv",
+        lambda lines: [
+            line.rsplit(",", 1)[0] + "," + _CSV_CP932_TEXT if line.startswith("C05W ") else line
+            for line in lines
+        ],
+        "cp932",
+    )
+    _rewrite_csv(texts / "fiText_D_20260331.csv", lambda lines: [_CSV_HEADER, *lines], "utf-8")
+    _rewrite_csv(texts / "fiText_E_20260331.csv", lambda lines: [lines[0], "", *lines[1:]], "utf-8")
     xml = _XML_DOCUMENT.encode("cp932")
     with pytest.raises(UnicodeDecodeError):
         xml.decode("shift_jis")  # the fragment really needs the CP932 fallback
@@ -526,6 +560,29 @@ def test_every_fragment_reads_to_its_exact_text(
             (_DOCUMENT[0],),
         ).fetchone(),
         "records": built[0].group_counts["FTERM/ADD_CODE"].records,
+        "csv_warnings": [
+            row
+            for code in ("CSV_BLANK_ROW", "CSV_CP932_FALLBACK", "CSV_HEADER_ROW")
+            for row in db.execute(
+                "SELECT s.path, b.code, b.locator, b.message FROM build_issue b "
+                "JOIN source_file s ON s.id = b.source_file_id WHERE b.code = ? "
+                "ORDER BY s.path",
+                (code,),
+            )
+        ],
+        "csv_cp932": _fi_texts(db, "C05W"),
+        "csv_locators": [
+            db.execute(
+                "SELECT t.locator FROM text t JOIN revision r ON r.id = t.revision_id "
+                "JOIN concept c ON c.id = r.concept_id WHERE c.scheme = 'fi' AND c.code = ? "
+                "AND t.language = 'ja'",
+                (code,),
+            ).fetchone()
+            for code, _ in _CSV_LOCATORS
+        ],
+        "csv_counts": [
+            built[0].group_counts[group].records for group in ("FI/FI_TEXT", "FI/FI_TEXT_E")
+        ],
     }
     assert found == {
         "html": _HTML_SEGMENTS,
@@ -540,6 +597,10 @@ def test_every_fragment_reads_to_its_exact_text(
         # addCode_1's 8 rows, page 2's 6 (the empty row and the note are none; the two
         # quarantined rows are), 1 each on pages 3 to 5, none on page 6, 300 on page 9.
         "records": 8 + 6 + 3 + 300,
+        "csv_warnings": sorted(_CSV_WARNINGS, key=lambda w: (w[1], w[0])),
+        "csv_cp932": [("ja", "1", 1, _CSV_CP932_TEXT)],
+        "csv_locators": [(locator,) for _, locator in _CSV_LOCATORS],
+        "csv_counts": CSV_COUNTS,
     }
 
 
