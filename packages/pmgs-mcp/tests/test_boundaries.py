@@ -24,6 +24,7 @@ from pmgs_mcp_testkit import Reference
 
 from pmgs_core import PMGSStore, load_schema
 from pmgs_mcp.tools import ToolSet, build_toolset
+from pmgs_mcp.validation import ArgumentError, check_arguments
 
 BIG = 9223372036854775807
 """2**63 - 1: SQLite's largest integer, the largest offset and document page."""
@@ -167,3 +168,94 @@ def test_integer_argument_bounds_over_stdio(reference: Reference) -> None:
             _check(answer, is_error, argument, code, message)
         except AssertionError as error:
             raise AssertionError(f"{tool} {argument}={value}: {error}") from None
+
+
+# -- the argument checker's own messages, on small hand-written schemas -----------------------
+
+_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["q"],
+    "properties": {
+        "q": {"type": "string", "minLength": 1, "maxLength": 4, "pattern": "^[a-z]+$"},
+        "n": {"type": ["integer", "null"], "minimum": 1, "maximum": 9, "default": None},
+        "x": {"type": "number", "minimum": 0.5, "default": 1.0},
+        "e": {"enum": ["a", "b"], "default": "a"},
+        "tags": {
+            "type": "array",
+            "items": {"type": "string", "enum": ["p", "q"]},
+            "minItems": 1,
+            "maxItems": 2,
+            "uniqueItems": True,
+        },
+        "o": {
+            "type": "object",
+            "required": ["k"],
+            "additionalProperties": False,
+            "properties": {"k": {"type": "boolean"}},
+        },
+    },
+}
+
+_MESSAGES: list[tuple[object, str, str | None, str]] = [
+    # (arguments, message, argument, problem)
+    ([], "arguments must be an object, not array", None, "not_an_object"),
+    ({}, "missing required argument q", "q", "missing"),
+    ({"q": "a", "zz": 1, "yy": 2}, "unknown argument(s) yy, zz; accepted: e, n, o, q, tags, x",
+     "yy", "unknown"),
+    ({"q": 5}, "q must be string, not integer 5", "q", "value"),
+    ({"q": ""}, "q must have at least 1 character(s); got ''", "q", "value"),
+    ({"q": "abcde"}, "q must have at most 4 characters; got 5", "q", "value"),
+    ({"q": "ab1"}, "q has an invalid form: 'ab1'", "q", "value"),
+    ({"q": "a", "n": True}, "n must be integer or null, not boolean True", "n", "value"),
+    ({"q": "a", "n": 2.5}, "n must be integer or null, not number 2.5", "n", "value"),
+    ({"q": "a", "n": 0}, "n must be at least 1; got 0", "n", "value"),
+    ({"q": "a", "n": 10.0}, "n must be at most 9; got 10", "n", "value"),
+    ({"q": "a", "x": 0.25}, "x must be at least 0.5; got 0.25", "x", "value"),
+    ({"q": "a", "x": "1"}, "x must be number, not string '1'", "x", "value"),
+    ({"q": "a", "e": "c"}, "e must be one of 'a', 'b'; got 'c'", "e", "value"),
+    ({"q": "a", "tags": []}, "tags must have at least 1 item(s)", "tags", "value"),
+    ({"q": "a", "tags": ["p", "q", "p"]}, "tags must have at most 2 items", "tags", "value"),
+    ({"q": "a", "tags": ["p", "p"]}, "tags must not repeat an item", "tags", "value"),
+    ({"q": "a", "tags": ["p", "r"]}, "tags[1] must be one of 'p', 'q'; got 'r'", "tags[1]",
+     "value"),
+    ({"q": "a", "o": {}}, "missing required argument o.k", "o.k", "missing"),
+    ({"q": "a", "o": {"k": True, "j": 1}}, "unknown argument(s) o.j; accepted: k", "o.j",
+     "unknown"),
+    ({"q": "a", "o": {"k": 1}}, "o.k must be boolean, not integer 1", "o.k", "value"),
+    ({"q": "a", "o": []}, "o must be object, not array []", "o", "value"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("arguments", "message", "argument", "problem"), _MESSAGES)
+def test_argument_check_messages(
+    arguments: object, message: str, argument: str | None, problem: str
+) -> None:
+    with pytest.raises(ArgumentError) as raised:
+        check_arguments(_SCHEMA, arguments)  # type: ignore[arg-type]
+    error = raised.value
+    assert (error.message, error.argument, error.problem) == (message, argument, problem)
+    assert str(error) == message
+
+
+def test_accepted_arguments_are_normalised() -> None:
+    checked = check_arguments(
+        _SCHEMA, {"q": "ab", "n": 3.0, "x": 2, "tags": ["q", "p"], "o": {"k": False}}
+    )
+    assert checked == {
+        "q": "ab",
+        "n": 3,
+        "x": 2,
+        "e": "a",
+        "tags": ["q", "p"],
+        "o": {"k": False},
+    }
+    assert type(checked["n"]) is int
+    assert check_arguments(_SCHEMA, {"q": "a", "n": None})["n"] is None
+
+
+def test_long_values_are_cut_in_messages() -> None:
+    with pytest.raises(ArgumentError) as raised:
+        check_arguments(_SCHEMA, {"q": "a", "e": "z" * 200})
+    # At most 60 characters of the value's repr are shown, the last one an ellipsis.
+    assert raised.value.message == "e must be one of 'a', 'b'; got '" + "z" * 58 + "…"
