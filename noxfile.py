@@ -167,6 +167,18 @@ def deploy(session: nox.Session) -> None:
     session.run("pytest", "deploy", "-q", "-p", "no:cacheprovider")
 
 
+@nox.session(python=DEFAULT_PYTHON, default=False)
+def mutation(session: nox.Session) -> None:
+    """mutmut over the modules where a wrong answer looks right (tests-mutation/mutation.py),
+    each against the tests that guard it; fails below the 90 % killed floor.
+
+    Not a default session: it takes tens of minutes on two cores (per-module times in
+    docs/testing.md). One module: ``nox -s mutation -- notation``.
+    """
+    _sync(session, "--all-packages")
+    session.run("python", str(ROOT / "tests-mutation" / "mutation.py"), *session.posargs)
+
+
 @nox.session(python=DEFAULT_PYTHON)
 def bench(session: nox.Session) -> None:
     """The benchmark entry point at scale 0.01 with few calls, so its code cannot rot.

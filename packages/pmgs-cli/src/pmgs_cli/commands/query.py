@@ -265,8 +265,10 @@ def installed_releases(root: Path, current: Any) -> list[dict[str, Any]]:
 
 @click.command()
 @click.option("--group", "data_group", default=None, help="Only this data group (FI/FI, …).")
-@click.option("--limit", type=click.IntRange(1, 200), default=20, show_default=True)
-@click.option("--offset", type=click.IntRange(min=0), default=0, show_default=True)
+# Plain ints, range-checked by the store like every other command's, so that a value out of
+# range is INVALID_LIMIT / INVALID_OFFSET in --json rather than a click usage message.
+@click.option("--limit", type=int, default=20, show_default=True, help="Records per page (≤200).")
+@click.option("--offset", type=int, default=0, show_default=True)
 @query_options
 def quarantine(data_group: str | None, limit: int, offset: int, q: Query) -> None:
     """List the records the build kept in quarantine, with what the package said.
