@@ -36,6 +36,7 @@ BASE: dict[str, dict[str, Any]] = {
     "search_pmgs": {"query": "合成"},
     "get_pmgs_document": {"document_id": "judge"},
     "list_documents": {},
+    "search_text": {"content": "合成"},
 }
 """Arguments that make each call otherwise valid."""
 
@@ -53,6 +54,7 @@ BOUNDS: list[tuple[str, str, int, int, str]] = [
     ("get_pmgs_document", "related_classification_offset", 0, BIG, "INVALID_OFFSET"),
     ("list_documents", "limit", 1, 100, "INVALID_LIMIT"),
     ("list_documents", "page", 1, PAGE_NUMBER, "INVALID_ARGUMENT"),
+    ("search_text", "limit", 1, 200, "INVALID_LIMIT"),
 ]
 """(tool, argument, minimum, maximum, code of a value outside): from docs/mcp.md."""
 

@@ -133,7 +133,7 @@ async def _ask(
     lookups, searches = [], []
     async with Client(params, read_timeout_seconds=30.0) as client:
         for _, scheme, edition, code, _ in codes:
-            arguments = {"scheme": scheme, "code": code, "relation_limit": 200}
+            arguments = {"scheme": scheme, "code": code, "relation_limit": 200, "detail": "full"}
             if edition:
                 arguments["edition"] = edition
             result = await client.call_tool("lookup_classification", arguments)
@@ -141,7 +141,13 @@ async def _ask(
             lookups.append(json.loads(result.content[0].text))  # type: ignore[union-attr]
         for query in queries:
             result = await client.call_tool(
-                "search_pmgs", {"query": query, "limit": 5, "content_types": ["classification"]}
+                "search_pmgs",
+                {
+                    "query": query,
+                    "limit": 5,
+                    "content_types": ["classification"],
+                    "detail": "full",
+                },
             )
             assert not result.is_error, result.content
             searches.append(json.loads(result.content[0].text))  # type: ignore[union-attr]
