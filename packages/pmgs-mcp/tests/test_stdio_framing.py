@@ -25,6 +25,17 @@ INITIALIZE = {
     },
 }
 
+DEPENDS_ON_PARSER = 0
+
+
+def _parse_code(line: bytes) -> int:
+    try:
+        json.loads(line)
+    except (ValueError, RecursionError):
+        return -32700
+    return -32600
+
+
 UNREADABLE: list[tuple[bytes, int, Any]] = [
     (b"not json at all", -32700, None),
     (b"\xff\xfe{garbage", -32700, None),
@@ -34,7 +45,9 @@ UNREADABLE: list[tuple[bytes, int, Any]] = [
     (b'[{"jsonrpc":"2.0","id":9,"method":"tools/list"}]', -32600, None),  # a batch
     (b'{"jsonrpc":"2.0","id":"s1","method":42}', -32600, "s1"),
     (b"42", -32600, None),
-    (b"[" * 5000 + b"]" * 5000, -32700, None),  # nested deeper than any parser reads
+    # Nested 5,000 deep: Python 3.11/3.12 cannot parse it (-32700), 3.13 can, and then it is
+    # JSON of the wrong shape (-32600). The expected code is what this interpreter can read.
+    (b"[" * 5000 + b"]" * 5000, DEPENDS_ON_PARSER, None),
     (
         b'{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"search_pmgs",'
         b'"arguments":{"query":"\\ud800"}}}',
@@ -92,7 +105,7 @@ def test_an_unreadable_line_is_answered_and_serving_goes_on(
 ) -> None:
     error, last = _exchange(reference, [line])
     assert error == {"jsonrpc": "2.0", "id": request_id, "error": error["error"]}
-    assert error["error"]["code"] == code
+    assert error["error"]["code"] == (_parse_code(line) if code == DEPENDS_ON_PARSER else code)
     assert "Traceback" not in error["error"]["message"]
     assert last["id"] == "last"
     assert "result" in last
