@@ -518,7 +518,7 @@ def test_session_survives_errors(conversation: Conversation) -> None:
 
 def test_empty_query_returns_empty_pages(conversation: Conversation) -> None:
     page = conversation.calls["search_empty"].structured
-    assert page["search_mode"] == "none"
+    assert (page["search_mode"], page["index"]) == ("sqlite_literal_substring_lexical", "none")
     for typed in page["results_by_type"].values():
         assert typed["results"] == []
 
@@ -531,7 +531,7 @@ def test_search_text_has_the_document_database_shape(
     assert empty["vector_search_used"] is False
     found = conversation.calls["search_text"].structured
     assert found["vector_search_used"] is False
-    assert found["search_mode"] == "sqlite_fts5_bm25_lexical"
+    assert found["index"] == "fts5_bm25"
     items = found["items"]
     assert 0 < len(items) <= 5  # limit defaults to 5
     assert items[0]["similarity"] == 1.0
@@ -546,7 +546,7 @@ def test_search_text_has_the_document_database_shape(
     phrase = reference.examples["common_phrase"]
     assert all(phrase in item["content"] for item in lines)
     ranked = conversation.calls["search_ranked"].structured
-    assert ranked["search_mode"] == "sqlite_fts5_bm25_lexical"
+    assert ranked["index"] == "fts5_bm25"
 
 
 def test_injected_instructions_come_back_as_evidence(
