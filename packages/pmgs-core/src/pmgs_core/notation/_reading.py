@@ -23,7 +23,6 @@ from pmgs_core.notation._code import (
     Scheme,
 )
 
-
 _SEPARATORS: Final = ("/", ":")
 """The group separators of a package cell: ``/`` for groups, ``:`` for IPC indexing codes."""
 

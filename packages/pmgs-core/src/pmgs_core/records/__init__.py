@@ -70,11 +70,11 @@ from pmgs_core.records._shapes import (
 
 __all__ = [
     "CONTENT_ROLE",
-    "SEARCH_INDEXES",
-    "SEARCH_MODES",
     "EVIDENCE_NOTICE",
     "MAX_RESPONSE_BYTES",
     "RECORD_SCHEMA_NAMES",
+    "SEARCH_INDEXES",
+    "SEARCH_MODES",
     "Categories",
     "ClassificationMatch",
     "ClassificationRecord",

@@ -39,9 +39,7 @@ SEARCH_MODES: Final[tuple[SearchMode, ...]] = (
 )
 """The one table of ``search_mode`` values; a test holds it to the contract's text."""
 
-SearchIndex = Literal[
-    "fts5_trigram", "fts5_bigram", "substring_scan", "fts5_bm25", "mixed", "none"
-]
+SearchIndex = Literal["fts5_trigram", "fts5_bigram", "substring_scan", "fts5_bm25", "mixed", "none"]
 """Which index answered (an addition to the contract): the trigram or bigram FTS5 tables, a
 literal scan (1-character terms), the BM25-ranked reading of the FTS5 tables, ``mixed`` when
 the terms (or the two parts of a combined search) used different ones, ``none`` when the query

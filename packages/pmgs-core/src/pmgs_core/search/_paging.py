@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Final, Generic, TypeVar
 
 from pmgs_core.records import SearchIndex, SearchMode
-from pmgs_core.search._plan import EMPTY_QUERY_MODE
 from pmgs_core.search._folding import fold_for_search
+from pmgs_core.search._plan import EMPTY_QUERY_MODE
 
 __all__ = [
     "MAX_MATCHES_PER_GROUP",
