@@ -25,7 +25,14 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from pmgs_mcp_testkit import HttpServer, Reference, jsonable
 
-from pmgs_core import ERROR_CODES, PMGSQueryError, PMGSStore, concise_record, load_schema
+from pmgs_core import (
+    ERROR_CODES,
+    SEARCH_MODES,
+    PMGSQueryError,
+    PMGSStore,
+    concise_record,
+    load_schema,
+)
 from pmgs_mcp.errors import ERROR_SCHEMA
 
 ALL_TOOLS = (
@@ -514,6 +521,24 @@ def test_unknown_tool_is_a_protocol_error(conversation: Conversation) -> None:
 def test_session_survives_errors(conversation: Conversation) -> None:
     # The script ends with a valid call after every kind of error.
     assert conversation.calls["release_info"].is_error is False
+
+
+def _search_modes(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        own = [value["search_mode"]] if "search_mode" in value else []
+        return own + [mode for item in value.values() for mode in _search_modes(item)]
+    if isinstance(value, list):
+        return [mode for item in value for mode in _search_modes(item)]
+    return []
+
+
+def test_every_search_mode_is_one_the_contract_lists(conversation: Conversation) -> None:
+    """Every search answer of the script, on every transport, from the one table."""
+    modes = [
+        mode for call in conversation.calls.values() for mode in _search_modes(call.structured)
+    ]
+    assert len(modes) >= 5
+    assert set(modes) <= set(SEARCH_MODES), sorted(set(modes) - set(SEARCH_MODES))
 
 
 def test_empty_query_returns_empty_pages(conversation: Conversation) -> None:
