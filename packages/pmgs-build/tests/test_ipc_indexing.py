@@ -219,6 +219,23 @@ def test_other_spellings_reach_the_same_code(built: Built) -> None:
             assert (record["code"], record["match_status"]) == (code, status), spelling
 
 
+def test_hierarchy_pages_follow_the_files_levels(built: Built) -> None:
+    rows = built.indexing("7")
+    children: dict[str, list[str]] = {}
+    for row in rows:
+        if row.parent is not None and ":" in row.parent:
+            children.setdefault(row.parent, []).append(row.code)
+    assert children, "no indexing main group with indexing subgroups"
+    with PMGSStore.open(built.database) as store:
+        for main, subgroups in children.items():
+            page = store.hierarchy("children", "ipc", main, edition="7")
+            assert [item["code"] for item in page["items"]] == subgroups
+            up = store.hierarchy("parents", "ipc", subgroups[-1], edition="7")
+            chain = [item["code"] for item in up["items"]]
+            assert chain[-2:] == [main[:4], main]  # top down: ... subclass, indexing main
+            assert all("/" not in code for code in chain)
+
+
 def test_search_finds_indexing_codes(built: Built) -> None:
     row = built.indexing("7")[0]
     with PMGSStore.open(built.database) as store:
@@ -235,8 +252,10 @@ def test_misplaced_indexing_codes_are_quarantined(built: Built, tmp_path: Path) 
     with ipc8u.open("a", encoding="utf-8", newline="") as handle:
         handle.write(f"{row.cell},(2006.01),1,1,04,0,0,20060101,99991231,0,x\r\n")
     concordance = sorted((package / "CONCORDANCE").glob("con_IPC7toIPC8U_*.csv"))[0]
+    slash = row.cell.replace(":", "/")
     with concordance.open("a", encoding="utf-8", newline="") as handle:
         handle.write(f"7,{row.cell},8,{row.cell}\r\n")
+        handle.write(f"7,{row.cell},8,{slash}\r\n")  # a well-formed IPC 7 -> 8 row
     output = tmp_path / "misplaced.sqlite"
     build_database(package, output)
     with sqlite3.connect(output) as conn:
@@ -248,3 +267,10 @@ def test_misplaced_indexing_codes_are_quarantined(built: Built, tmp_path: Path) 
         assert conn.execute(
             "SELECT COUNT(*) FROM concept WHERE code LIKE '%:%' AND edition = '8U'"
         ).fetchone() == (0,)
+        # The IPC 7 side of a concordance names the indexing concept the IPC 7 file defines.
+        ends = conn.execute(
+            "SELECT f.edition, f.code, f.status, t.edition, t.code FROM relation r "
+            "JOIN concept f ON f.id = r.from_concept_id JOIN concept t ON t.id = r.to_concept_id "
+            "WHERE r.kind = 'concordance' AND f.code LIKE '%:%'"
+        ).fetchall()
+        assert ends == [("7", row.code, "canonical", "8U", row.code.replace(":", "/"))]
