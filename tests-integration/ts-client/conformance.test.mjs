@@ -147,7 +147,8 @@ describe("pmgs-mcp with the TypeScript SDK client", () => {
 
         it("answers an empty query with empty pages", () => {
           const page = session.calls.get("search empty query (not an error)").result.structuredContent;
-          assert.equal(page.search_mode, "none");
+          assert.equal(page.search_mode, "sqlite_literal_substring_lexical");
+          assert.equal(page.index, "none");
           for (const typed of Object.values(page.results_by_type)) {
             assert.deepEqual(typed.results, []);
           }

@@ -153,7 +153,10 @@ def test_search_json_and_rich(pmgs: Runner, data_dir: Path) -> None:
     assert result.returncode == 0, result.stderr
     page = _json(result)
     assert page["record_type"] == "combined_search_page"
-    assert page["search_mode"] == "sqlite_fts5_bigram_lexical"
+    assert (page["search_mode"], page["index"]) == (
+        "sqlite_literal_substring_lexical",
+        "fts5_bigram",
+    )
     _valid(page, "combined_search_page")
     only = pmgs(
         "search",
@@ -181,7 +184,11 @@ def test_search_ranked_json_and_rich(pmgs: Runner, data_dir: Path) -> None:
     assert result.returncode == 0, result.stderr
     page = _json(result)
     _valid(page, "combined_search_page")
-    assert page["search_mode"] == "sqlite_fts5_bm25_lexical"
+    # 電池 has two characters: the contract's literal substring route, ranked by BM25.
+    assert (page["search_mode"], page["index"]) == (
+        "sqlite_literal_substring_lexical",
+        "fts5_bm25",
+    )
     hits = page["results_by_type"]["classification"]["results"]
     assert hits, "the sample has classification texts with 電池"
     assert hits[0]["score"] == 1.0
@@ -338,7 +345,7 @@ def test_demo_json_and_rich(pmgs: Runner, tmp_path: Path) -> None:
     demo = _json(result)
     assert demo["setup"]["status"] == "activated"
     assert demo["lookup"]["match_status"] == "exact"
-    assert demo["search"]["search_mode"] == "sqlite_fts5_bigram_lexical"
+    assert demo["search"]["search_mode"] == "sqlite_literal_substring_lexical"
     assert len(demo["search"]["query"]) == 2
     assert demo["hierarchy"]["record_type"] == "hierarchy_page"
     assert demo["document"]["record_type"] == "document_page"

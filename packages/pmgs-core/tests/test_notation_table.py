@@ -20,7 +20,8 @@ FI_EXPECTED = (
     "or the 19-character fixed width form"
 )
 IPC_EXPECTED = (
-    "e.g. G06F3/048, G06F 3/048, G06F3/00, G06F, G06F0003048000, G06F3/048 (2006.01) "
+    "e.g. G06F3/048, G06F 3/048, G06F3/00, G06F, G06F0003048000, G06F3/048 (2006.01), "
+    "an indexing code of editions 4 to 7 such as A61K103:00, "
     "or the 15-character fixed width form"
 )
 FTERM_EXPECTED = "e.g. 4C083 (theme), 4C083AA (viewpoint), 4C083AA01 or 4C083 AA01 (term)"
@@ -72,6 +73,20 @@ INVALID: list[tuple[str, str, dict[str, Any], str, str, str]] = [
     ("ipc", "subgroup", {**G06F, "main_group": "3", "subgroup": "00"},
      "subgroup: class_='06', main_group='3', section='G', subclass='F', subgroup='00'",
      "a main group has subgroup 00 and a subgroup does not", IPC_EXPECTED),
+    ("fi", "main_group", {**G06F, "main_group": "3", "subgroup": "00", "indexing": True},
+     "main_group: class_='06', main_group='3', section='G', subclass='F', subgroup='00'",
+     "':' marks an indexing code, which exists only as an IPC group", FI_EXPECTED),
+    ("ipc", "subclass", {**G06F, "indexing": True},
+     "subclass: class_='06', section='G', subclass='F'",
+     "':' marks an indexing code, which exists only as an IPC group", IPC_EXPECTED),
+    ("ipc", "main_group", {**G06F, "main_group": "3", "subgroup": "00", "indexing": True,
+                           "version": "2006.01"},
+     "main_group: class_='06', main_group='3', section='G', subclass='F', subgroup='00', "
+     "version='2006.01'",
+     "an indexing code belongs to IPC editions 4 to 7, which have no version", IPC_EXPECTED),
+    ("ipc", "main_group", {**G06F, "main_group": "3", "subgroup": "00", "indexing": 1},
+     "main_group: class_='06', main_group='3', section='G', subclass='F', subgroup='00'",
+     "indexing must be True or False", IPC_EXPECTED),
 ]  # fmt: skip
 
 
@@ -110,6 +125,15 @@ VALID: list[tuple[str, str, dict[str, str], str, str]] = [
     ("fterm", "viewpoint", {"theme": "4C083", "viewpoint": "AA"}, "4C083AA", "4C083AA00 "),
     ("fterm", "term", {"theme": "4C083", "viewpoint": "AA", "number": "01"},
      "4C083AA01", "4C083AA01 "),
+    ("ipc", "main_group", {"section": "A", "class_": "61", "subclass": "K", "main_group": "103",
+                           "subgroup": "00", "indexing": True},
+     "A61K103:00", "A61K 103:    00"),
+    ("ipc", "subgroup", {"section": "C", "class_": "11", "subclass": "D", "main_group": "1",
+                         "subgroup": "04", "indexing": True},
+     "C11D1:04", "C11D   1:    04"),
+    ("ipc", "main_group", {"section": "A", "class_": "61", "subclass": "K", "main_group": "103",
+                           "subgroup": "00", "indexing": False},
+     "A61K103/00", "A61K 103/    00"),
 ]  # fmt: skip
 
 
@@ -121,6 +145,21 @@ def test_spellings_of_hand_built_codes(
     assert code.canonical == canonical == str(code)
     assert code.fixed_width() == fixed
     assert len(fixed) == {"fi": 19, "ipc": 15, "fterm": 10}[scheme]
+
+
+def test_indexing_code_and_group_of_the_same_numbers_are_two_codes() -> None:
+    parts = {"section": "A", "class_": "61", "subclass": "K", "main_group": "8", "subgroup": "00"}
+    indexing = ClassificationCode("ipc", "main_group", indexing=True, **parts)
+    group = ClassificationCode("ipc", "main_group", **parts)
+    assert indexing != group
+    assert (indexing.canonical, group.canonical) == ("A61K8:00", "A61K8/00")
+    assert (indexing.separator, group.separator) == (":", "/")
+    assert group.wipo_symbol() == "A61K0008000000"
+    with pytest.raises(InvalidCodeError) as raised:
+        indexing.wipo_symbol()
+    assert raised.value.reason == (
+        "an indexing code has no WIPO 14-character symbol (it would read as a group)"
+    )
 
 
 def test_ipc_class() -> None:

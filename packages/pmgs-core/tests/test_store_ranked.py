@@ -105,7 +105,11 @@ def corpus(database_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
 
 def _ranked(store: PMGSStore, query: str, **kwargs: object) -> list[tuple[str, float]]:
     page = store.search(query, order="relevance", **kwargs)  # type: ignore[arg-type]
-    assert page["search_mode"] == "sqlite_fts5_bm25_lexical"
+    assert page["index"] == "fts5_bm25"
+    short = any(len(term) < 3 for term in query.split())
+    assert page["search_mode"] == (
+        "sqlite_literal_substring_lexical" if short else "sqlite_fts5_trigram_lexical"
+    )
     letter = {code: key for key, code in store.codes.items()}  # type: ignore[attr-defined]
     return [(letter[hit["code"]], hit["score"]) for hit in page["results"]]
 
@@ -218,7 +222,10 @@ def test_documents_grouped_and_ranked(corpus: PMGSStore) -> None:
 
 def test_default_order_and_shape_unchanged(corpus: PMGSStore) -> None:
     page = corpus.search("負極")
-    assert page["search_mode"] == "sqlite_fts5_bigram_lexical"
+    assert (page["search_mode"], page["index"]) == (
+        "sqlite_literal_substring_lexical",
+        "fts5_bigram",
+    )
     assert "order" not in page
     assert all("score" not in hit and "matched_terms" not in hit for hit in page["results"])
     codes = corpus.codes  # type: ignore[attr-defined]
@@ -228,7 +235,7 @@ def test_default_order_and_shape_unchanged(corpus: PMGSStore) -> None:
 def test_blank_query_is_an_empty_page(corpus: PMGSStore) -> None:
     page = corpus.search("  ", order="relevance", match="any")
     assert page["results"] == []
-    assert page["search_mode"] == "none"
+    assert (page["search_mode"], page["index"]) == ("sqlite_literal_substring_lexical", "none")
 
 
 @pytest.mark.parametrize(
@@ -249,7 +256,10 @@ def test_search_text_items_grouped_by_document(corpus: PMGSStore) -> None:
     result = corpus.search_text("負極 バインダー", limit=10, min_score=0.0)
     _valid(result)
     assert result["vector_search_used"] is False
-    assert result["search_mode"] == "sqlite_fts5_bm25_lexical"
+    assert (result["search_mode"], result["index"]) == (
+        "sqlite_literal_substring_lexical",
+        "fts5_bm25",
+    )
     items = result["items"]
     codes = corpus.codes  # type: ignore[attr-defined]
     # Classifications and segments ranked together by raw BM25 (own statistics each).

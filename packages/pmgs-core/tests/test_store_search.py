@@ -86,7 +86,10 @@ def test_two_character_term_is_answered_from_the_bigram_index(
     word = examples["two_char_word"]
     with _traced(store) as statements:
         page = store.search(word, limit=5)
-    assert page["search_mode"] == "sqlite_fts5_bigram_lexical"
+    assert (page["search_mode"], page["index"]) == (
+        "sqlite_literal_substring_lexical",
+        "fts5_bigram",
+    )
     assert page["results"]
     candidate = [s for s in statements if "MATCH" in s]
     assert len(candidate) == 1
@@ -127,6 +130,7 @@ def test_one_character_term_is_a_literal_scan(
     char = examples["two_char_word"][1]
     page = store.search(char, limit=3)
     assert page["search_mode"] == "sqlite_literal_substring_lexical"
+    assert page["index"] == "substring_scan"
     assert page["results"]
     codes = _all_codes(store, char, schemes=["fi"])
     assert set(codes) == {c for c in _expected_codes(ro_conn, [char]) if c[0] == "fi"}
@@ -138,7 +142,9 @@ def test_terms_are_anded_and_mixed_paths_are_reported(
     word, phrase = examples["two_char_word"], examples["common_phrase"]
     query = f"{word}\u3000{phrase}"  # ideographic space separates terms too
     page = store.search(query, limit=5)
-    assert page["search_mode"] == "mixed_lexical"
+    # A 2-character term switches the whole query to the literal substring route (the
+    # contract's rule); the terms' two indexes show in ``index``.
+    assert (page["search_mode"], page["index"]) == ("sqlite_literal_substring_lexical", "mixed")
     assert [t["path"] for t in page["terms"]] == ["bigram", "trigram"]
     codes = _all_codes(store, query)
     assert set(codes) == _expected_codes(ro_conn, [word, phrase])
@@ -174,8 +180,11 @@ def test_blank_query_is_an_empty_page(store: PMGSStore, query: str) -> None:
     assert statements == []
     assert page["results"] == []
     assert page["has_more"] is False
-    assert page["search_mode"] == "none"
-    assert combined["search_mode"] == "none"
+    assert (page["search_mode"], page["index"]) == ("sqlite_literal_substring_lexical", "none")
+    assert (combined["search_mode"], combined["index"]) == (
+        "sqlite_literal_substring_lexical",
+        "none",
+    )
     assert documents["results"] == []
 
 
@@ -253,7 +262,10 @@ def test_search_pmgs_pages_each_type_independently(
     only_docs = store.search_pmgs(phrase, content_types=["document"], limit=3)
     assert set(only_docs["results_by_type"]) == {"document"}
     mixed = store.search_pmgs(examples["two_char_word"], limit=2)
-    assert mixed["search_mode"] == "sqlite_fts5_bigram_lexical"
+    assert (mixed["search_mode"], mixed["index"]) == (
+        "sqlite_literal_substring_lexical",
+        "fts5_bigram",
+    )
 
 
 def test_injected_instruction_is_returned_verbatim_as_evidence(

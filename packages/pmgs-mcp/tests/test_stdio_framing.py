@@ -54,6 +54,20 @@ UNREADABLE: list[tuple[bytes, int, Any]] = [
         -32600,
         10,
     ),
+    # Ids MCP has no type for (JSON-RPC 2.0 §4 and MCP's RequestId: string or integer): the
+    # SDK read these as notifications and never answered (issue 27); the id cannot be echoed.
+    (b'{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}', -32600, None),
+    (b'{"jsonrpc":"2.0","id":2.0,"method":"tools/list"}', -32600, None),
+    (b'{"jsonrpc":"2.0","id":null,"method":"tools/list"}', -32600, None),
+    (b'{"jsonrpc":"2.0","id":{},"method":"tools/list"}', -32600, None),
+    (b'{"jsonrpc":"2.0","id":[],"method":"tools/list"}', -32600, None),
+    (b'{"jsonrpc":"2.0","id":true,"method":"tools/list"}', -32600, None),
+    (
+        b'{"jsonrpc":"2.0","id":{"id":3},"method":"tools/call",'
+        b'"params":{"name":"lookup_classification","arguments":{"scheme":"fi","code":"G"}}}',
+        -32600,
+        None,
+    ),
 ]
 
 
@@ -111,3 +125,27 @@ def test_an_unreadable_line_is_answered_and_serving_goes_on(
     assert "result" in last
     assert last["result"].get("isError") is not True
     assert last["result"]["structuredContent"]["match_status"] != "not_found"
+
+
+def test_a_notification_without_id_is_not_answered(reference: Reference) -> None:
+    """JSON-RPC 2.0 §4.1: no reply to a notification, even one naming a request method."""
+    (last,) = _exchange(reference, [b'{"jsonrpc":"2.0","method":"tools/list"}'])
+    assert last["id"] == "last"
+
+
+def test_a_request_with_id_text_inside_its_params_is_served(reference: Reference) -> None:
+    line = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 11,
+            "method": "tools/call",
+            "params": {
+                "name": "search_pmgs",
+                "arguments": {"query": '"id": 1.5', "content_types": ["classification"]},
+            },
+        }
+    ).encode()
+    answer, last = _exchange(reference, [line])
+    assert answer["id"] == 11
+    assert "result" in answer
+    assert last["id"] == "last"

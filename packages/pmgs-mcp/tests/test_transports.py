@@ -25,7 +25,14 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from pmgs_mcp_testkit import HttpServer, Reference, jsonable
 
-from pmgs_core import ERROR_CODES, PMGSQueryError, PMGSStore, concise_record, load_schema
+from pmgs_core import (
+    ERROR_CODES,
+    SEARCH_MODES,
+    PMGSQueryError,
+    PMGSStore,
+    concise_record,
+    load_schema,
+)
 from pmgs_mcp.errors import ERROR_SCHEMA
 
 ALL_TOOLS = (
@@ -516,9 +523,27 @@ def test_session_survives_errors(conversation: Conversation) -> None:
     assert conversation.calls["release_info"].is_error is False
 
 
+def _search_modes(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        own = [value["search_mode"]] if "search_mode" in value else []
+        return own + [mode for item in value.values() for mode in _search_modes(item)]
+    if isinstance(value, list):
+        return [mode for item in value for mode in _search_modes(item)]
+    return []
+
+
+def test_every_search_mode_is_one_the_contract_lists(conversation: Conversation) -> None:
+    """Every search answer of the script, on every transport, from the one table."""
+    modes = [
+        mode for call in conversation.calls.values() for mode in _search_modes(call.structured)
+    ]
+    assert len(modes) >= 5
+    assert set(modes) <= set(SEARCH_MODES), sorted(set(modes) - set(SEARCH_MODES))
+
+
 def test_empty_query_returns_empty_pages(conversation: Conversation) -> None:
     page = conversation.calls["search_empty"].structured
-    assert page["search_mode"] == "none"
+    assert (page["search_mode"], page["index"]) == ("sqlite_literal_substring_lexical", "none")
     for typed in page["results_by_type"].values():
         assert typed["results"] == []
 
@@ -531,7 +556,7 @@ def test_search_text_has_the_document_database_shape(
     assert empty["vector_search_used"] is False
     found = conversation.calls["search_text"].structured
     assert found["vector_search_used"] is False
-    assert found["search_mode"] == "sqlite_fts5_bm25_lexical"
+    assert found["index"] == "fts5_bm25"
     items = found["items"]
     assert 0 < len(items) <= 5  # limit defaults to 5
     assert items[0]["similarity"] == 1.0
@@ -546,7 +571,7 @@ def test_search_text_has_the_document_database_shape(
     phrase = reference.examples["common_phrase"]
     assert all(phrase in item["content"] for item in lines)
     ranked = conversation.calls["search_ranked"].structured
-    assert ranked["search_mode"] == "sqlite_fts5_bm25_lexical"
+    assert ranked["index"] == "fts5_bm25"
 
 
 def test_injected_instructions_come_back_as_evidence(

@@ -13,24 +13,65 @@ complete request head must arrive within :data:`HEADER_TIMEOUT_SECONDS`; otherwi
 client gets ``408`` with the ``REQUEST_TIMEOUT`` error object (if it has sent anything) and
 the connection is closed. The body has a deadline of its own, enforced where the body is
 read (:class:`pmgs_mcp.security.BodyLimit`).
+
+``pmgs-mcp --transport http`` hands the class to uvicorn. A server started as ``uvicorn
+--factory pmgs_mcp.http:create_app_from_env`` chooses its protocol before it calls the
+factory, and no option of the factory's reaches it; so the factory calls
+:func:`install_in_uvicorn`, which puts the class into the uvicorn configuration that is
+loading it (uvicorn builds each connection's protocol from that configuration only when it
+starts listening, after the factory returned). ``PMGS_MCP_HEADER_TIMEOUT`` (seconds) changes
+the deadline on either path.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import math
+import os
+import sys
+from types import FrameType
 from typing import Any, Final
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["HEADER_TIMEOUT_SECONDS", "HeaderDeadlineProtocol", "timeout_response"]
+__all__ = [
+    "ENV_HEADER_TIMEOUT",
+    "HEADER_TIMEOUT_SECONDS",
+    "HeaderDeadlineProtocol",
+    "header_timeout_from_env",
+    "install_in_uvicorn",
+    "timeout_response",
+]
+
+ENV_HEADER_TIMEOUT: Final = "PMGS_MCP_HEADER_TIMEOUT"
+"""Seconds a request head may take (a positive number); unset: :data:`HEADER_TIMEOUT_SECONDS`."""
+_UVICORN_OWN_PROTOCOLS: Final = frozenset({"auto", "h11", "httptools"})
+_STACK_DEPTH: Final = 30
+_log = logging.getLogger(__name__)
 
 HEADER_TIMEOUT_SECONDS: Final = 10.0
 """Time from connection (or end of the previous response) to the end of the request head.
 
 A real client sends its head in one write, in milliseconds even over a slow link; 10 s
 leaves room for a congested network and still frees a trickling connection quickly."""
+
+
+def header_timeout_from_env(environ: Any = None) -> float | None:
+    """The deadline ``PMGS_MCP_HEADER_TIMEOUT`` sets, None when unset; ValueError when it is
+    not a positive finite number (checked when the app is built, so a typo stops startup)."""
+    text = (os.environ if environ is None else environ).get(ENV_HEADER_TIMEOUT)
+    if text is None or not text.strip():
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{ENV_HEADER_TIMEOUT} must be a positive number of seconds, not {text!r}")
+    return value
 
 
 def timeout_response(message: str) -> bytes:
@@ -57,6 +98,9 @@ class HeaderDeadlineProtocol(H11Protocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        configured = header_timeout_from_env()
+        if configured is not None:
+            self.header_timeout = configured
         self._head_deadline: asyncio.TimerHandle | None = None
         self._head_started = False
 
@@ -102,3 +146,33 @@ class HeaderDeadlineProtocol(H11Protocol):
         super().on_response_complete()
         if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
             self._arm_head_deadline()
+
+
+def install_in_uvicorn() -> bool:
+    """Give the uvicorn server that is calling an app factory the head deadline.
+
+    uvicorn resolves ``--http`` before it imports and calls the factory, and reads the
+    resolved class again only when it opens its socket; the factory runs inside
+    ``Config.load``, so the configuration is found on the call stack. Only uvicorn's own
+    protocols are replaced (an operator's explicit class is left alone). Returns whether the
+    deadline is in place; False (logged) when the factory was not called by uvicorn.
+    """
+    from uvicorn.config import Config
+
+    frame: FrameType | None = sys._getframe(1)
+    for _ in range(_STACK_DEPTH):
+        if frame is None:
+            break
+        candidate = frame.f_locals.get("self")
+        if isinstance(candidate, Config) and not candidate.loaded:
+            current = getattr(candidate, "http_protocol_class", None)
+            if isinstance(current, type) and issubclass(current, HeaderDeadlineProtocol):
+                return True
+            if candidate.http in _UVICORN_OWN_PROTOCOLS:
+                candidate.http_protocol_class = HeaderDeadlineProtocol
+                return True
+            _log.warning("uvicorn runs HTTP protocol %r: no request-head deadline", candidate.http)
+            return False
+        frame = frame.f_back
+    _log.warning("the app factory was not called by uvicorn: no request-head deadline (ADR 0015)")
+    return False

@@ -230,10 +230,15 @@ def create_app_from_env(environ: Mapping[str, str] | None = None) -> ASGIApp:
     ``PMGS_MCP_PORT`` (the address clients use, for the Host allow-list),
     ``PMGS_MCP_ALLOWED_HOSTS`` / ``PMGS_MCP_ALLOWED_ORIGINS`` (comma separated),
     ``PMGS_MCP_MAX_BODY_BYTES``, ``PMGS_MCP_TOOLS`` (``default`` or ``all``),
-    ``PMGS_MCP_WORKERS`` (worker count; SSE is refused above 1), ``PMGS_MCP_NO_SSE`` and
-    ``PMGS_MCP_EXPECT_SHA256``.
+    ``PMGS_MCP_WORKERS`` (worker count; SSE is refused above 1), ``PMGS_MCP_NO_SSE``,
+    ``PMGS_MCP_EXPECT_SHA256`` and ``PMGS_MCP_HEADER_TIMEOUT`` (seconds for a request head).
+    Under ``uvicorn --factory`` it also puts the request-head deadline into uvicorn (ADR 0015).
     """
     from pmgs_mcp.app import build_app_server, open_store, version_info
+    from pmgs_mcp.connections import header_timeout_from_env, install_in_uvicorn
+
+    header_timeout_from_env(environ)  # a bad value stops startup, not the first connection
+    install_in_uvicorn()
 
     env = os.environ if environ is None else environ
     settings = HttpSettings(

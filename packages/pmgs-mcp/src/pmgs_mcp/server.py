@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from pmgs_mcp.prompts import PROMPTS, get_prompt
 from pmgs_mcp.resources import RESOURCE_TEMPLATES, read_resource
+from pmgs_mcp.stdio_ids import InvalidRequestIdError, strict_request_ids
 from pmgs_mcp.tools import SERVER_INSTRUCTIONS, ToolSet, UnknownToolError
 
 __all__ = ["build_server", "result_text", "run_stdio", "unreadable_message_error"]
@@ -160,9 +161,16 @@ def unreadable_message_error(exc: Exception) -> types.JSONRPCError:
     drops it silently, so a client that sent a request with a wrong shape waited forever
     for its id (issue 17). Text that is not JSON is -32700 (parse error, id null); JSON
     that is not a valid message (wrong params type, a batch, a lone surrogate escape) is
-    -32600 (invalid request) with the request's id when one can be read. The message
+    -32600 (invalid request) with the request's id when one can be read; a request whose id
+    is no string or integer (:mod:`pmgs_mcp.stdio_ids`) is -32600 with id null. The message
     names no exception text.
     """
+    if isinstance(exc, InvalidRequestIdError):
+        error = types.ErrorData(
+            code=types.INVALID_REQUEST,
+            message="Invalid request: the id must be a string or an integer",
+        )
+        return types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
     parsed: Any = None
     readable = False
     if isinstance(exc, ValidationError):
@@ -194,7 +202,8 @@ def run_stdio(server: Server[Any]) -> None:
     The SDK points file descriptors 0 and 1 elsewhere while serving, so a stray ``print``
     anywhere cannot corrupt the protocol stream; our logs go to stderr. Every line the SDK
     cannot read as a message is answered (:func:`unreadable_message_error`) and serving
-    goes on with the next line.
+    goes on with the next line, as is a request with an id of another type than string or
+    integer (:mod:`pmgs_mcp.stdio_ids`), which the SDK would read as a notification.
     """
     from mcp.server.stdio import stdio_server
 
@@ -217,4 +226,5 @@ def run_stdio(server: Server[Any]) -> None:
                 tasks.start_soon(forward)
                 await server.run(receive_valid, write_stream, initialization_options(server))
 
-    anyio.run(serve)
+    with strict_request_ids():
+        anyio.run(serve)

@@ -5,7 +5,8 @@ FI, ``4``-``7`` that IPC edition, ``8`` IPC 8 (the 8U edition). The markers are 
 decide each row's direction; a file name such as ``con_FItoIPC8U_…`` is only a hint, and a
 file mixing other directions (other writers merge them) gets one
 ``CONCORDANCE_DIRECTIONS_MIXED`` warning. Each row is a ``concordance`` relation
-left → right; codes no table defines become reference-only.
+left → right; codes no table defines become reference-only. An indexing code (``:``) is
+read on an IPC 4-7 side only; on an FI or IPC 8 side it is ``CODE_INVALID``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from typing import Final
 
 from pmgs_build.adapters.base import BuildContext, CsvRecords, FileResult
+from pmgs_build.adapters.ipc import refuse_misplaced_indexing
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
 
@@ -81,7 +83,9 @@ def parse_concordance(ctx: BuildContext, source: SourceFile) -> FileResult:
         for marker, cell in ((markers[0], cells[1]), (markers[1], cells[3])):
             scheme, edition = MARKERS[marker]
             code = ctx.code(scheme, cell, source, locator)
-            if code is None:
+            if code is None or refuse_misplaced_indexing(
+                ctx, edition, code.canonical, source, locator
+            ):
                 break
             concept = registry.reference(
                 scheme,

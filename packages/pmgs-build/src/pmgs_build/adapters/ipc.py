@@ -12,6 +12,12 @@ The text line sequence orders the lines of a revision, so a missing, non-integer
 non-positive one is an error. Lines of one revision must agree on level and validity; an
 8U or 8B code with more than one revision valid at the reference date is an error (checked
 by :func:`check_ipc_validity` after loading), because a lookup would have to guess.
+
+Editions 4 to 7 also hold indexing codes, written with ``:`` in place of ``/``
+(``A61K 103:    00``). Each is a concept of its own (``A61K103:00``, never the group
+``A61K103/00``), its revision marked by the property ``code_type`` = ``indexing_code``, its
+parent found by level like every other row. IPC 8 has no such codes: a ``:`` code in 8B or
+8U is quarantined (``CODE_INVALID``) rather than stored as a code the edition cannot have.
 """
 
 from __future__ import annotations
@@ -26,9 +32,19 @@ from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
 from pmgs_core import InvalidCodeError, parse_ipc_version
 
-__all__ = ["EDITIONS", "IpcLayout", "check_ipc_validity", "ipc_parser"]
+__all__ = [
+    "EDITIONS",
+    "INDEXING_EDITIONS",
+    "IpcLayout",
+    "check_ipc_validity",
+    "ipc_parser",
+    "refuse_misplaced_indexing",
+]
 
 OPEN_END: Final = "99991231"
+INDEXING_EDITIONS: Final = frozenset({"4", "5", "6", "7", "7E"})
+"""The editions whose files may hold indexing codes (``A61K 103:00``)."""
+INDEXING_PROPERTY: Final = ("code_type", "indexing_code")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +125,26 @@ def _date(
     return False, None
 
 
+def refuse_misplaced_indexing(
+    ctx: BuildContext, edition: str, canonical: str, source: SourceFile, locator: str
+) -> bool:
+    """Record ``CODE_INVALID`` for an indexing code named in an edition that has none.
+
+    Returns True when the row must be left out: an IPC 8 row with ``:`` is a damaged or
+    foreign cell, and storing it would create a code IPC 8 does not have.
+    """
+    if ":" not in canonical or edition in INDEXING_EDITIONS:
+        return False
+    ctx.log.error(
+        IssueCode.CODE_INVALID,
+        f"{canonical} is an indexing code (':'), which IPC {edition} does not have; "
+        "indexing codes exist in editions 4 to 7 only",
+        source.path,
+        locator,
+    )
+    return True
+
+
 def ipc_parser(layout: IpcLayout) -> Callable[[BuildContext, SourceFile], FileResult]:
     """The parser of the text files of one IPC edition."""
     edition = layout.edition
@@ -163,6 +199,8 @@ def ipc_parser(layout: IpcLayout) -> Callable[[BuildContext, SourceFile], FileRe
             if code is None or line is None or level is None:
                 continue
             canonical = code.canonical
+            if refuse_misplaced_indexing(ctx, edition, canonical, source, locator):
+                continue
             key = (canonical, version)
             known = seen.get(key)
             if known is None:
@@ -190,6 +228,8 @@ def ipc_parser(layout: IpcLayout) -> Callable[[BuildContext, SourceFile], FileRe
                     valid_to=valid_to,
                 )
                 seen[key] = (revision, level, valid_from, valid_to)
+                if ":" in canonical:
+                    ctx.add_property(revision, *INDEXING_PROPERTY, source, locator)
                 if layout.version is not None:
                     state.ipc_revisions[(edition, canonical, version)] = revision
                 if layout.version is not None:

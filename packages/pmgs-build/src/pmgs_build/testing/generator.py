@@ -70,6 +70,7 @@ __all__ = [
 ]
 
 _RELEASE_RE: Final = re.compile(r"JPPM[0-9]+")
+_MAX_INDEXING_SHARE: Final = 0.2
 
 
 def generate_package(
@@ -81,6 +82,7 @@ def generate_package(
     reference_date: date = date(2026, 3, 31),
     with_quirks: bool = True,
     with_documents: bool = False,
+    ipc_indexing_share: float = 0.0,
 ) -> GeneratedPackage:
     """Write a synthetic PMGS package to ``parent_dir/<release>/`` and describe it.
 
@@ -96,18 +98,32 @@ def generate_package(
     see :mod:`pmgs_build.testing.documents`); it is off by default so that packages (and every
     CSV byte of them) stay what they were before those groups existed. Switching it on changes
     no CSV byte either.
+
+    ``ipc_indexing_share`` (0 to 0.2) makes that share of the IPC 4-7 rows indexing codes
+    written with ``:`` (``A61K 103:    00``), one block at the end of each subclass (see
+    :mod:`pmgs_build.testing.writers.ipc_indexing`); 0, the default, writes none and leaves
+    every byte as before. The real editions hold a few percent.
     """
     if not 0 < scale <= 2:
         raise ValueError(f"scale must be in (0, 2], got {scale}")
     if not _RELEASE_RE.fullmatch(release):
         raise ValueError(f"release must be JPPM followed by digits, got {release!r}")
+    if not 0 <= ipc_indexing_share <= _MAX_INDEXING_SHARE:
+        raise ValueError(f"ipc_indexing_share must be in [0, 0.2], got {ipc_indexing_share}")
     if reference_date.year < 2012:
         raise ValueError("reference_date must be 2012-01-01 or later (IPC validity windows)")
     root = Path(parent_dir) / release
     if root.exists() and any(root.iterdir()):
         raise FileExistsError(f"{root} exists and is not empty")
     root.mkdir(parents=True, exist_ok=True)
-    plan = Plan.make(scale, seed, with_quirks, reference_date, with_documents=with_documents)
+    plan = Plan.make(
+        scale,
+        seed,
+        with_quirks,
+        reference_date,
+        with_documents=with_documents,
+        ipc_indexing_share=ipc_indexing_share,
+    )
     return _write_package(root, plan)
 
 

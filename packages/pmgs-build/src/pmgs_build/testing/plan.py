@@ -103,6 +103,8 @@ class Plan:
     link_comma_rows: int
     compact: bool = False
     with_documents: bool = False
+    ipc_indexing_share: float = 0.0
+    """Share of IPC 4-7 rows that are indexing codes (``A61K 103:00``); 0 writes none."""
 
     @property
     def date_token(self) -> str:
@@ -123,6 +125,7 @@ class Plan:
         *,
         compact: bool = False,
         with_documents: bool = False,
+        ipc_indexing_share: float = 0.0,
     ) -> Plan:
         """Plan a package; ``compact`` lowers the minimum sizes (the embedded sample)."""
         rng = random.Random(f"pmgs-synthetic:{seed}:plan")  # noqa: S311 - test data
@@ -169,6 +172,7 @@ class Plan:
             link_comma_rows=scaled(2, scale, 2) if with_quirks else 0,
             compact=compact,
             with_documents=with_documents,
+            ipc_indexing_share=ipc_indexing_share,
         )
 
 

@@ -24,6 +24,7 @@ from typing import Final
 
 from pmgs_build.testing import _variant_csv as c
 from pmgs_build.testing import _variant_documents as d
+from pmgs_build.testing import _variant_indexing as i
 from pmgs_build.testing._variant_documents import HTML_GROUPS, IPC_KAISEI
 
 __all__ = ["VARIANT_KINDS", "Variant", "make_variant"]
@@ -38,6 +39,9 @@ class Variant:
     the XML/HTML/PDF groups, so the base must be generated ``with_documents=True``.
     ``extra_concepts``: ``(scheme, code)`` the variant adds (all else is unchanged).
     ``dropped_groups``: data groups the variant removes (their documents are gone).
+    ``extra_code_marker``: a text in the code of every concept the variant adds (``:`` for
+    IPC indexing codes), for additions too many to list: those concepts, their revisions,
+    texts, properties and relations are the variant's, everything else is the base's.
     """
 
     description: str
@@ -46,6 +50,7 @@ class Variant:
     needs_documents: bool = False
     extra_concepts: tuple[tuple[str, str], ...] = ()
     dropped_groups: frozenset[str] = frozenset()
+    extra_code_marker: str = ""
 
 
 Edit = Callable[[Path], list[Path]]
@@ -62,6 +67,7 @@ def _add(
     needs_documents: bool = False,
     extra_concepts: tuple[tuple[str, str], ...] = (),
     dropped_groups: frozenset[str] = frozenset(),
+    extra_code_marker: str = "",
 ) -> None:
     """Register one variant; the edit stays private so that the registry is plain data."""
     VARIANT_KINDS[kind] = Variant(
@@ -70,6 +76,7 @@ def _add(
         needs_documents=needs_documents,
         extra_concepts=extra_concepts,
         dropped_groups=dropped_groups,
+        extra_code_marker=extra_code_marker,
     )
     _EDITS[kind] = edit
 
@@ -201,6 +208,13 @@ _add(
     c.section_z,
     "a bare section row Z heads FI/FI fi_Z_….csv like A … H head theirs",
     extra_concepts=(("fi", "Z"),),
+)
+_add(
+    "ipc_indexing_codes",
+    i.indexing_codes,
+    "IPC 4-7 files end a section with indexing codes written with ':' (C11D   1:    04), "
+    "4.5 % of each old edition's records",
+    extra_code_marker=":",
 )
 _add(
     "concordance_mixed_directions",

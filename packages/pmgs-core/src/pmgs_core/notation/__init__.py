@@ -26,6 +26,10 @@ user to the wrong place, while an error costs one retry; so every ambiguity rais
   ``B60J5/00,501@B`` is a ``main_group`` and ``G06F3/048,101`` a ``subgroup``, because the
   kind describes the position in the IPC hierarchy; the extension is visible in
   :attr:`ClassificationCode.development_code` and :attr:`ClassificationCode.file_symbol`.
+* An IPC indexing code of editions 4 to 7 is written with ``:`` in place of ``/``
+  (``A61K 103:00``, ``C11D 1:04``). It has the numbers of a group but is another code, so it
+  is kept apart (:attr:`ClassificationCode.indexing`, canonical ``A61K103:00``) and never
+  read as, or folded into, ``A61K103/00``. It has no version and no WIPO symbol.
 """
 
 from __future__ import annotations

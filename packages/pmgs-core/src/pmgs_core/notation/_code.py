@@ -45,7 +45,8 @@ _EXPECTED: Final[dict[str, str]] = {
         "or the 19-character fixed width form"
     ),
     "ipc": (
-        "e.g. G06F3/048, G06F 3/048, G06F3/00, G06F, G06F0003048000, G06F3/048 (2006.01) "
+        "e.g. G06F3/048, G06F 3/048, G06F3/00, G06F, G06F0003048000, G06F3/048 (2006.01), "
+        "an indexing code of editions 4 to 7 such as A61K103:00, "
         "or the 15-character fixed width form"
     ),
     "fterm": "e.g. 4C083 (theme), 4C083AA (viewpoint), 4C083AA01 or 4C083 AA01 (term)",
@@ -65,6 +66,10 @@ _SCHEME_NAMES: Final[dict[str, Scheme]] = {
 _EXPECTED_SCHEMES: Final = "one of fi, ipc, fterm (F-term), in any letter case"
 
 _MESSAGE_TEXT_LIMIT: Final = 80
+_INDEXING_ONLY_IPC: Final = "':' marks an indexing code, which exists only as an IPC group"
+_INDEXING_NO_VERSION: Final = (
+    "an indexing code belongs to IPC editions 4 to 7, which have no version"
+)
 _VIEWPOINT_NUMBER: Final = "00"
 
 # Loose captures on purpose ([0-9]+, [A-Z]+): the digit-count rules are checked afterwards so
@@ -73,7 +78,8 @@ _HIERARCHY_RE: Final = re.compile(
     r"(?P<section>[A-H])"
     r"(?:(?P<class_>[0-9]{2})"
     r"(?:(?P<subclass>[A-Z])"
-    r"(?: *(?P<main>[0-9]+) */ *(?P<sub>[0-9]+)"
+    # ':' in place of '/' marks an IPC indexing code (editions 4 to 7: ``A61K 103:00``).
+    r"(?: *(?P<main>[0-9]+) *(?P<sep>[/:]) *(?P<sub>[0-9]+)"
     # A development code follows ',' or spaces; a file symbol follows '@', spaces, or (only
     # after a development code) nothing, as fixed-width listings print ``8/44 501B``.
     r"(?:(?: *, *| +)(?P<dev>[0-9]+)(?:(?: *@ *| *)(?P<sym>[A-Z]+))?"
@@ -209,6 +215,9 @@ class ClassificationCode:
     viewpoint: str | None = None
     number: str | None = None
     version: str | None = None
+    indexing: bool = False
+    """An IPC indexing code (editions 4 to 7), written with ``:`` in place of ``/``: the same
+    numbers as the classification group ``A61K103/00`` but another code, ``A61K103:00``."""
 
     def __post_init__(self) -> None:
         scheme: str = self.scheme
@@ -240,6 +249,18 @@ class ClassificationCode:
             raise fail("section Z (the FI broad facets) exists only as an FI section row")
         if kind in _GROUP_KINDS and (self.subgroup == "00") != (kind == "main_group"):
             raise fail("a main group has subgroup 00 and a subgroup does not")
+        indexing: object = self.indexing
+        if not isinstance(indexing, bool):
+            raise fail("indexing must be True or False")
+        if indexing and (scheme != "ipc" or kind not in _GROUP_KINDS):
+            raise fail(_INDEXING_ONLY_IPC)
+        if indexing and self.version is not None:
+            raise fail(_INDEXING_NO_VERSION)
+
+    @property
+    def separator(self) -> str:
+        """``:`` for an IPC indexing code, ``/`` for every other group."""
+        return ":" if self.indexing else "/"
 
     @property
     def ipc_class(self) -> str | None:
@@ -262,7 +283,7 @@ class ClassificationCode:
         head = _present(self.section) + (self.class_ or "") + (self.subclass or "")
         if kind not in _GROUP_KINDS:
             return head
-        text = f"{head}{_present(self.main_group)}/{_present(self.subgroup)}"
+        text = f"{head}{_present(self.main_group)}{self.separator}{_present(self.subgroup)}"
         if self.development_code is not None:
             text += "," + self.development_code
         if self.file_symbol is not None:
@@ -284,7 +305,7 @@ class ClassificationCode:
         if self.kind not in _GROUP_KINDS:
             return self.canonical.ljust(width)
         head = _present(self.section) + _present(self.class_) + _present(self.subclass)
-        text = f"{head}{_present(self.main_group):>4}/{_present(self.subgroup):>6}"
+        text = f"{head}{_present(self.main_group):>4}{self.separator}{_present(self.subgroup):>6}"
         if self.scheme == "fi":
             text += (self.development_code or "   ") + (self.file_symbol or " ")
         return text
@@ -296,6 +317,13 @@ class ClassificationCode:
         symbol of its IPC group is returned: development codes and file symbols have no place
         in the WIPO layout, so callers must not expect to get them back.
         """
+        if self.indexing:
+            raise InvalidCodeError(
+                self.scheme,
+                self.canonical,
+                "a main group or subgroup such as G06F3/048",
+                "an indexing code has no WIPO 14-character symbol (it would read as a group)",
+            )
         if self.scheme == "fterm" or self.kind not in _GROUP_KINDS:
             raise InvalidCodeError(
                 self.scheme,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Final
 
 from pmgs_core.notation import _code
 from pmgs_core.notation._code import (
@@ -21,6 +22,9 @@ from pmgs_core.notation._code import (
     InvalidSchemeError,
     Scheme,
 )
+
+_SEPARATORS: Final = ("/", ":")
+"""The group separators of a package cell: ``/`` for groups, ``:`` for IPC indexing codes."""
 
 
 def _scheme(scheme: object) -> Scheme:
@@ -69,6 +73,7 @@ def _group_code(
     development_code: str | None = None,
     file_symbol: str | None = None,
     version: str | None = None,
+    indexing: bool = False,
 ) -> ClassificationCode:
     """Validate group parts found by any of the readers and build the code.
 
@@ -94,6 +99,10 @@ def _group_code(
         else:  # pragma: no cover - trailing zeros were folded above
             reason = "subgroup is not 2 to 6 digits"
         raise InvalidCodeError(scheme, original, expected, reason)
+    if indexing and scheme != "ipc":
+        raise InvalidCodeError(scheme, original, expected, _code._INDEXING_ONLY_IPC)
+    if indexing and version is not None:
+        raise InvalidCodeError(scheme, original, expected, _code._INDEXING_NO_VERSION)
     if scheme == "ipc" and (development_code is not None or file_symbol is not None):
         raise InvalidCodeError(
             scheme, original, expected, "development codes and file symbols exist only in FI"
@@ -115,6 +124,7 @@ def _group_code(
         development_code=development_code,
         file_symbol=file_symbol,
         version=version,
+        indexing=indexing,
     )
 
 
@@ -130,7 +140,7 @@ def _read_fixed_width(
     Returns None when the text is not a well-formed cell, so that hand-typed spacing such as
     ``G06F   3/  048`` can still be read by pattern.
     """
-    if len(text) > _code.FI_FIXED_WIDTH or text[8:9] != "/":
+    if len(text) > _code.FI_FIXED_WIDTH or text[8:9] not in _SEPARATORS:
         return None
     cell = text.ljust(_code.FI_FIXED_WIDTH)
     subclass, main, sub, dev, sym = cell[0:4], cell[4:8], cell[9:15], cell[15:18], cell[18]
@@ -151,6 +161,7 @@ def _read_fixed_width(
         development_code=None if dev == "   " else dev,
         file_symbol=None if sym == " " else sym,
         version=version,
+        indexing=text[8] == ":",
     )
 
 
@@ -197,7 +208,7 @@ def _read_hierarchy(
         raise InvalidCodeError(scheme, original, expected)
     if match["main"] is None:
         return _above_group(scheme, match, version)
-    if text[8:9] == "/" and match.end("sub") > 15:
+    if text[8:9] in _SEPARATORS and match.end("sub") > 15:
         # Shaped like a package cell but not a well-formed one: digits reaching into the
         # development-code columns are exactly the misreading this module exists to prevent.
         raise InvalidCodeError(
@@ -212,6 +223,7 @@ def _read_hierarchy(
         development_code=match["dev"],
         file_symbol=match["sym"] or match["sym_only"],
         version=version,
+        indexing=match["sep"] == ":",
     )
 
 

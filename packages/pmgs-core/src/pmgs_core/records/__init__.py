@@ -46,6 +46,8 @@ from pmgs_core.records._pages import (
     ThemeCategory,
 )
 from pmgs_core.records._shapes import (
+    SEARCH_INDEXES,
+    SEARCH_MODES,
     ClassificationRecord,
     CodeRef,
     DocumentRef,
@@ -59,6 +61,7 @@ from pmgs_core.records._shapes import (
     ReleaseRef,
     RevisionInfo,
     ScopeNote,
+    SearchIndex,
     SearchMode,
     SourceRef,
     TextItem,
@@ -70,6 +73,8 @@ __all__ = [
     "EVIDENCE_NOTICE",
     "MAX_RESPONSE_BYTES",
     "RECORD_SCHEMA_NAMES",
+    "SEARCH_INDEXES",
+    "SEARCH_MODES",
     "Categories",
     "ClassificationMatch",
     "ClassificationRecord",
@@ -99,6 +104,7 @@ __all__ = [
     "ReleaseRef",
     "RevisionInfo",
     "ScopeNote",
+    "SearchIndex",
     "SearchMode",
     "SearchTerm",
     "SourceRef",

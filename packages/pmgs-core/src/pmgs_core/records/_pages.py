@@ -10,6 +10,7 @@ from typing import Literal, NotRequired, TypedDict
 
 from pmgs_core.records._shapes import (
     ReleaseRef,
+    SearchIndex,
     SearchMode,
     SourceRef,
 )
@@ -65,6 +66,7 @@ class _SearchPageBase(TypedDict):
     query: str
     terms: list[SearchTerm]
     search_mode: SearchMode
+    index: SearchIndex
     language: str
     release: ReleaseRef
     limit: int
@@ -103,6 +105,7 @@ class CombinedSearchPage(TypedDict):
     record_type: Literal["combined_search_page"]
     query: str
     search_mode: SearchMode
+    index: SearchIndex
     content_types: list[str]
     results_by_type: _ResultsByType
     release: ReleaseRef
@@ -285,6 +288,7 @@ class TextSearchResult(TypedDict):
     items: list[TextSearchItem]
     vector_search_used: Literal[False]
     search_mode: SearchMode
+    index: SearchIndex
     group_by_document: bool
     min_score: float
     release: ReleaseRef

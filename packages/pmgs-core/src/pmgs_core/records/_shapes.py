@@ -6,7 +6,7 @@ Plain ``TypedDict`` values so that every interface sends them unchanged; the JSO
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Final, Literal, TypedDict
 
 MatchStatus = Literal[
     "exact", "normalized_exact", "not_found", "version_not_found", "not_valid_at_release"
@@ -22,13 +22,37 @@ the release's reference date (no older text is substituted).
 
 SearchMode = Literal[
     "sqlite_fts5_trigram_lexical",
-    "sqlite_fts5_bigram_lexical",
     "sqlite_literal_substring_lexical",
     "mixed_lexical",
-    "sqlite_fts5_bm25_lexical",
-    "none",
 ]
-"""Which path answered a search: see ``docs/store.md``. ``none``: empty query, nothing ran."""
+"""The route of a search, exactly as the interface contract lists it (:data:`SEARCH_MODES`).
+
+Trigram when every term has 3 or more characters; a query with a 1 or 2 character term (or
+none) is the literal substring match; ``mixed_lexical`` only for a combined search whose
+classification and document parts took different routes. Which index answered is
+:data:`SearchIndex`, a separate field, so that this value stays the contract's."""
+
+SEARCH_MODES: Final[tuple[SearchMode, ...]] = (
+    "sqlite_fts5_trigram_lexical",
+    "sqlite_literal_substring_lexical",
+    "mixed_lexical",
+)
+"""The one table of ``search_mode`` values; a test holds it to the contract's text."""
+
+SearchIndex = Literal["fts5_trigram", "fts5_bigram", "substring_scan", "fts5_bm25", "mixed", "none"]
+"""Which index answered (an addition to the contract): the trigram or bigram FTS5 tables, a
+literal scan (1-character terms), the BM25-ranked reading of the FTS5 tables, ``mixed`` when
+the terms (or the two parts of a combined search) used different ones, ``none`` when the query
+held no term."""
+
+SEARCH_INDEXES: Final[tuple[SearchIndex, ...]] = (
+    "fts5_trigram",
+    "fts5_bigram",
+    "substring_scan",
+    "fts5_bm25",
+    "mixed",
+    "none",
+)
 
 
 class SourceRef(TypedDict):

@@ -66,7 +66,7 @@ if TYPE_CHECKING:
         check_query,
         plan_query,
     )
-    from pmgs_core.search._rank import CANDIDATE_CAP, RANKED_MODE, rank_groups
+    from pmgs_core.search._rank import CANDIDATE_CAP, RANKED_INDEX, rank_groups
     from pmgs_core.search._run import (
         SearchReader,
         SearchRequest,
@@ -98,7 +98,7 @@ __all__ = [
     "MAX_MATCHES_PER_GROUP",
     "MAX_QUERY_CHARS",
     "MAX_TERMS",
-    "RANKED_MODE",
+    "RANKED_INDEX",
     "GroupedPage",
     "QueryPlan",
     "SearchReader",

@@ -11,13 +11,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Final, Generic, TypeVar
 
-from pmgs_core.records import SearchMode
+from pmgs_core.records import SearchIndex, SearchMode
 from pmgs_core.search._folding import fold_for_search
+from pmgs_core.search._plan import EMPTY_QUERY_MODE
 
 __all__ = [
     "MAX_MATCHES_PER_GROUP",
     "GroupedPage",
     "collect_groups",
+    "combine_indexes",
     "combine_modes",
     "excerpt",
 ]
@@ -32,13 +34,22 @@ SHORT_TEXT: Final = 300
 
 
 def combine_modes(modes: Iterable[SearchMode]) -> SearchMode:
-    """The mode of a combined search: one mode if all parts agree, else ``mixed_lexical``."""
-    distinct = {mode for mode in modes if mode != "none"}
+    """The mode of a combined search: one mode if all parts agree, else ``mixed_lexical``
+    (the one place the contract uses it)."""
+    distinct = set(modes)
     if not distinct:
-        return "none"
+        return EMPTY_QUERY_MODE
     if len(distinct) == 1:
         return next(iter(distinct))
     return "mixed_lexical"
+
+
+def combine_indexes(indexes: Iterable[SearchIndex]) -> SearchIndex:
+    """The index of a combined search: the parts' one index, else ``mixed``."""
+    distinct = set(indexes) - {"none"}
+    if not distinct:
+        return "none"
+    return next(iter(distinct)) if len(distinct) == 1 else "mixed"
 
 
 def excerpt(body: str, folded_terms: tuple[str, ...], *, whole_up_to: int = SHORT_TEXT) -> str:

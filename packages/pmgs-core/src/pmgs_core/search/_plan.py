@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from pmgs_core.errors import PMGSQueryError
-from pmgs_core.records import SearchMode
+from pmgs_core.records import SearchIndex, SearchMode
 from pmgs_core.search._folding import bigram_tokens, fold_for_search
 from pmgs_core.store._arguments import is_text
 
@@ -34,11 +34,14 @@ MAX_TERMS: Final = 16
 
 TermPath = Literal["trigram", "bigram", "literal"]
 
-_MODE_BY_PATH: Final[dict[TermPath, SearchMode]] = {
-    "trigram": "sqlite_fts5_trigram_lexical",
-    "bigram": "sqlite_fts5_bigram_lexical",
-    "literal": "sqlite_literal_substring_lexical",
+_INDEX_BY_PATH: Final[dict[TermPath, SearchIndex]] = {
+    "trigram": "fts5_trigram",
+    "bigram": "fts5_bigram",
+    "literal": "substring_scan",
 }
+EMPTY_QUERY_MODE: Final[SearchMode] = "sqlite_literal_substring_lexical"
+"""The route of a query without terms: it has no term of 3 characters, so by the contract's
+rule it is not the trigram route (nothing runs; the page is empty, ``index`` is ``none``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +69,17 @@ class QueryPlan:
 
     @property
     def search_mode(self) -> SearchMode:
-        """One path → its name; terms answered by different paths → ``mixed_lexical``."""
-        paths = {term.path for term in self.terms}
-        if len(paths) == 1:
-            return _MODE_BY_PATH[next(iter(paths))]
-        return "mixed_lexical"
+        """The contract's route: trigram when every term has 3+ characters, else (a 1 or 2
+        character term anywhere in the query) the literal substring match."""
+        if all(term.path == "trigram" for term in self.terms):
+            return "sqlite_fts5_trigram_lexical"
+        return "sqlite_literal_substring_lexical"
+
+    @property
+    def index(self) -> SearchIndex:
+        """The index every term was answered from, or ``mixed`` when they differ."""
+        indexes = {_INDEX_BY_PATH[term.path] for term in self.terms}
+        return next(iter(indexes)) if len(indexes) == 1 else "mixed"
 
     @property
     def trigram_match(self) -> str | None:

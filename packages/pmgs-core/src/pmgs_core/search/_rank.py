@@ -56,6 +56,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from pmgs_core.records import SearchIndex
 from pmgs_core.search._folding import fold_for_search
 from pmgs_core.search._plan import QueryPlan, TermPlan, _fts_phrase, covering_trigrams
 
@@ -64,7 +65,7 @@ __all__ = [
     "DOCUMENT_CANDIDATE_CAP",
     "GROUP_SUPPORT",
     "K1",
-    "RANKED_MODE",
+    "RANKED_INDEX",
     "B",
     "IndexStats",
     "RankedGroup",
@@ -80,7 +81,8 @@ Match = Literal["all", "any"]
 Row = tuple[Any, ...]
 Stream = Callable[[str, list[object]], Iterable[Row]]
 
-RANKED_MODE: Final = "sqlite_fts5_bm25_lexical"
+RANKED_INDEX: Final[SearchIndex] = "fts5_bm25"
+"""The ``index`` of a ranked search (its ``search_mode`` is the contract's route by term)."""
 CANDIDATE_CAP: Final = 1200
 """Most candidate rows read for one ranked query of classification texts (module doc)."""
 DOCUMENT_CANDIDATE_CAP: Final = 400

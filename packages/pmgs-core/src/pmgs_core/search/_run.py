@@ -23,17 +23,24 @@ from pmgs_core.records import (
     DocumentSearchHit,
     DocumentSearchPage,
     ReleaseRef,
+    SearchIndex,
     SearchMode,
     SearchTerm,
     SourceRef,
     code_ref,
 )
-from pmgs_core.search._paging import GroupedPage, collect_groups, combine_modes, excerpt
-from pmgs_core.search._plan import QueryPlan
+from pmgs_core.search._paging import (
+    GroupedPage,
+    collect_groups,
+    combine_indexes,
+    combine_modes,
+    excerpt,
+)
+from pmgs_core.search._plan import EMPTY_QUERY_MODE, QueryPlan
 from pmgs_core.search._rank import (
     CANDIDATE_CAP,
     DOCUMENT_CANDIDATE_CAP,
-    RANKED_MODE,
+    RANKED_INDEX,
     Match,
     Order,
     RankedPage,
@@ -198,8 +205,11 @@ def document_statement(
     return sql, params
 
 
-def _mode(plan: QueryPlan, request: SearchRequest) -> SearchMode:
-    return RANKED_MODE if request.ranked else plan.search_mode
+def _index(plan: QueryPlan | None, request: SearchRequest) -> SearchIndex:
+    """Which index answers (``index``, beside the contract's ``search_mode``)."""
+    if plan is None:
+        return "none"
+    return RANKED_INDEX if request.ranked else plan.index
 
 
 def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dict[str, object]:
@@ -211,7 +221,8 @@ def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dic
     return {
         "query": request.query,
         "terms": terms,
-        "search_mode": "none" if plan is None else _mode(plan, request),
+        "search_mode": EMPTY_QUERY_MODE if plan is None else plan.search_mode,
+        "index": _index(plan, request),
         "language": request.language,
         "release": reader.release(),
         "limit": request.limit,
@@ -467,7 +478,8 @@ def search_combined(
     combined: CombinedSearchPage = {
         "record_type": "combined_search_page",
         "query": request.query,
-        "search_mode": "none",
+        "search_mode": EMPTY_QUERY_MODE,
+        "index": "none",
         "content_types": content_types,
         "results_by_type": {},
         "release": reader.release(),
@@ -476,13 +488,17 @@ def search_combined(
         "notice": EVIDENCE_NOTICE,
     }
     modes: list[SearchMode] = []
+    indexes: list[SearchIndex] = []
     if "classification" in content_types:
         classification_page = search_classifications(reader, request, classification_offset)
         combined["results_by_type"]["classification"] = classification_page
         modes.append(classification_page["search_mode"])
+        indexes.append(classification_page["index"])
     if "document" in content_types:
         document_page = search_documents(reader, request, document_offset)
         combined["results_by_type"]["document"] = document_page
         modes.append(document_page["search_mode"])
+        indexes.append(document_page["index"])
     combined["search_mode"] = combine_modes(modes)
+    combined["index"] = combine_indexes(indexes)
     return combined

@@ -22,7 +22,8 @@ from pmgs_core.records import (
     TextSearchResult,
 )
 from pmgs_core.search._paging import excerpt
-from pmgs_core.search._rank import RANKED_MODE, RankedGroup
+from pmgs_core.search._plan import EMPTY_QUERY_MODE
+from pmgs_core.search._rank import RANKED_INDEX, RankedGroup
 from pmgs_core.search._run import (
     CLASSIFICATION_SOURCE,
     DOCUMENT_SOURCE,
@@ -97,7 +98,8 @@ def search_text(
         "query": request.query,
         "items": [],
         "vector_search_used": False,
-        "search_mode": "none",
+        "search_mode": EMPTY_QUERY_MODE,
+        "index": "none",
         "group_by_document": group_by_document,
         "min_score": request.min_score,
         "release": reader.release(),
@@ -108,7 +110,8 @@ def search_text(
     plan = request.plan
     if plan is None:
         return result  # type: ignore[return-value]
-    result["search_mode"] = RANKED_MODE
+    result["search_mode"] = plan.search_mode
+    result["index"] = RANKED_INDEX
     folded = plan.folded_terms
     scored: list[tuple[float, int, int, TextSearchItem]] = []
     for position, kind in enumerate(kinds):

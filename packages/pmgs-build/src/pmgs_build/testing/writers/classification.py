@@ -135,6 +135,7 @@ class _SectionPass:
                     self.concordance.fi(files["con_fi"], rngs["con"], fi, code, recent)
                 if is_group:
                     recent.append(code)
+            self.ipc.end_subclass(files, ipc_min_level, last=index == len(SECTIONS) - 1)
             self.concordance.reference_only(files["con_fi"], index, last_subclass, recent)
             if docs is not None and last_subclass.kind == "subclass":
                 docs.fi_subclass(last_subclass, subclass_fi, subclass_links)

@@ -27,6 +27,7 @@ from pmgs_build.testing.tree import (
 from pmgs_build.testing.vocabulary import SYNTHETIC_MARK_EN
 from pmgs_build.testing.writers._context import Context
 from pmgs_build.testing.writers.concordance import Concordance
+from pmgs_build.testing.writers.ipc_indexing import IndexingWriter
 from pmgs_core import ClassificationCode
 
 __all__ = ["EDITIONS", "IpcWriter"]
@@ -35,6 +36,7 @@ EDITIONS: Final = (*IPC_OLD_EDITIONS, "8B", "8U")
 _P_MULTI_VERSION: Final = 1_624 / 70_000
 _P_NO_VALID: Final = 2_395 / 70_000
 _OPEN_END: Final = "99991231"
+_SUBCLASS_LEVEL: Final = 3
 
 Revision = tuple[str, str, str]
 """(version, valid_from, valid_to) of one IPC 8 revision."""
@@ -46,6 +48,7 @@ class IpcWriter:
     def __init__(self, ctx: Context, plan: Plan, concordance: Concordance) -> None:
         self._ctx = ctx
         self._concordance = concordance
+        self._indexing = IndexingWriter(ctx, plan)
         budget_total = sum(plan.section_budget.values())
         # Extra title lines per code that bring each edition to its real size.
         self._extra: dict[str, float] = {}
@@ -78,10 +81,14 @@ class IpcWriter:
         level = f"{base.level:02d}"
 
         def tally(edition: str) -> None:
-            ctx.concepts[("ipc", edition)] += 1
-            if base.level > min_level[edition]:
-                ctx.parents[("ipc", edition)] += 1
-            min_level[edition] = min(min_level[edition], base.level)
+            self._tally(edition, base.level, min_level)
+
+        if base.level <= _SUBCLASS_LEVEL:
+            # A section, class or subclass row: the subclass before it has ended.
+            self.end_subclass(files, min_level)
+            self._indexing.start(code if code.kind == "subclass" else None)
+        else:
+            self._indexing.group(code)
 
         # Older editions: 4, 5, 6 in Japanese; 7 and 7E share codes and line structure.
         for edition in ("4", "5", "6", "7"):
@@ -92,20 +99,43 @@ class IpcWriter:
                 ja, en = ctx.maker.title()
                 files[edition].row([cell, str(line), "1", level, "0", ja])
                 ctx.texts[f"IPC/IPC{edition}_TEXT"] += 1
+                self._indexing.row_written(edition)
                 if edition == "7":
                     files["7E"].row([cell, str(line), "1", level, "0", en])
                     ctx.texts["IPC/IPC7E_TEXT"] += 1
+                    self._indexing.row_written("7E")
             tally(edition)
             if edition == "7":
                 if rng.random() < self._extra["7E"] - self._extra["7"]:
                     extra = f"{SYNTHETIC_MARK_EN}supplementary English line"
                     files["7E"].row([cell, str(lines + 1), "1", level, "0", extra])
                     ctx.texts["IPC/IPC7E_TEXT"] += 1
+                    self._indexing.row_written("7E")
                 tally("7E")
                 self._concordance.ipc(files["con_7"], rng, "7", code, recent)
             if edition == "4":
                 self._concordance.ipc(con4, rng, "4", code, recent)
         self._write_ipc8(base, files, rngs["8u"], tally)
+
+    def end_subclass(
+        self, files: dict[str, CsvFile], min_level: dict[str, int], *, last: bool = False
+    ) -> None:
+        """Write the indexing block of the subclass just ended (if the plan asks for them);
+        the section pass calls it once more after a section's last code (``last``: the
+        package's last)."""
+        self._indexing.finish(
+            files,
+            lambda edition, level: self._tally(edition, level, min_level),
+            last=last,
+        )
+
+    def _tally(self, edition: str, level: int, min_level: dict[str, int]) -> None:
+        """One concept of ``edition``, with a parent when an earlier row is shallower."""
+        ctx = self._ctx
+        ctx.concepts[("ipc", edition)] += 1
+        if level > min_level[edition]:
+            ctx.parents[("ipc", edition)] += 1
+        min_level[edition] = min(min_level[edition], level)
 
     def _revisions(self, rng: random.Random, code: ClassificationCode) -> list[Revision]:
         """The IPC 8 revisions of ``code``, oldest first, tallying the unusual states."""
