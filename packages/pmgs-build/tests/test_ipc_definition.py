@@ -373,7 +373,7 @@ def definition_rows(package: str, **options: Any) -> list[list[object]]:
     import sqlite3
 
     from pmgs_build import take_inventory
-    from pmgs_build.adapters.base import BuildContext
+    from pmgs_build.adapters.context import BuildContext
     from pmgs_build.adapters.ipc_definition import parse_ipc_definitions
     from pmgs_build.issues import IssueLog
     from pmgs_build.writer import ConceptRegistry, Loader

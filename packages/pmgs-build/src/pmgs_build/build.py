@@ -23,6 +23,7 @@ from typing import Any, Final
 from pmgs_build._report_json import report_fields
 from pmgs_build.adapters import ADAPTERS, BuildContext, check_ipc_validity
 from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT
+from pmgs_build.build_counts import BUILD_COUNTS_KEY, encode_build_counts
 from pmgs_build.digest import logical_digest
 from pmgs_build.inventory import CSV_GROUPS, Inventory, inventory_of
 from pmgs_build.issues import (
@@ -36,7 +37,7 @@ from pmgs_build.issues import (
 from pmgs_build.model import FileStatus, ProgressEvent
 from pmgs_build.output_errors import write_failure
 from pmgs_build.package import PackageReader, ZipLimits, open_package
-from pmgs_build.validate import BUILD_COUNTS_KEY, encode_build_counts, validate_database
+from pmgs_build.validate import validate_database
 from pmgs_build.writer import ConceptRegistry, Loader
 from pmgs_core import SCHEMA_VERSION, TABLES, create_indexes, create_schema, rebuild_search_indexes
 

@@ -1,9 +1,9 @@
 """The stages of the setup transaction, one small function each, and what they share.
 
-:func:`pmgs_build.setup.setup_release` runs them in order (see its module docstring for the
-whole transaction and why a crash at any point leaves the previous database current). Each
-stage raises :class:`~pmgs_build.setup_report.SetupError` with its own ``stage`` and a
-stable code; none of them touches ``state/current.json`` except :func:`switch_pointer`.
+:func:`pmgs_build.setup.setup_release` runs them in order (why a crash at any point leaves
+the previous database current: docs/cli.md, ADR 0014). Each stage raises
+:class:`~pmgs_build.setup.SetupError` with its own ``stage`` and a stable code; none of
+them touches ``state/current.json`` except :func:`switch_pointer`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pmgs_build.build import BuildReport, build_database
 from pmgs_build.inventory import Inventory, take_inventory
 from pmgs_build.issues import BuildError, IssueCode
 from pmgs_build.model import ProgressEvent
-from pmgs_build.setup_report import SetupError, SetupReport
+from pmgs_build.setup._report import SetupError, SetupReport
 from pmgs_core import (
     SCHEMA_VERSION,
     CurrentPointer,

@@ -1,25 +1,10 @@
-"""``setup_release``: the transaction that installs a package as the current reference.
+"""The setup transaction in order: lock, inventory, free space, build in staging,
+re-inventory, validate, self-check, promote, switch pointer, report.
 
-Stages (docs/design.md, docs/cli.md)::
-
-    lock → inventory → free-space check → build in staging → re-inventory → validate
-         → self-check → promote → switch pointer → run report
-
-Everything before *switch pointer* happens beside the live data: the database is built in
-``<data_dir>/staging/<random>/``, promoted by an atomic rename to its content address
-``data/releases/<release>/<source-sha256>/<database-sha256>.sqlite`` (a new file name, so no
-reader can be looking at it) and only then named by ``state/current.json``, which
-:func:`pmgs_core.write_current_pointer` replaces atomically. So whatever kills a setup — an
-error, Ctrl-C, SIGKILL, a power cut — the pointer still names the previous database, which
-was never touched. A later setup removes leftover staging directories under the lock.
-
-The lock is an OS file lock (``fcntl.flock`` / ``msvcrt.locking``) on ``state/setup.lock``:
-the OS releases it when the holder dies, so there is no stale-lock guessing.
-
-``PMGS_TEST_PAUSE_AT=<stage>`` (with ``PMGS_TEST_PAUSE_MARKER=<file>``) exists for the
-crash tests only: setup writes the marker file and sleeps at that stage, so a test can kill
-it at a known point. Stages: ``build`` (inside the build, after its first file),
-``validated``, ``promoted``, ``before_switch``.
+Everything before the pointer switch happens beside the live data, so whatever stops a setup
+leaves the previous database current (docs/cli.md, ADR 0014). ``PMGS_TEST_PAUSE_AT=<stage>``
+(with ``PMGS_TEST_PAUSE_MARKER=<file>``) is for the crash tests only: setup writes the marker
+and sleeps at ``build``, ``validated``, ``promoted`` or ``before_switch``.
 """
 
 from __future__ import annotations
@@ -32,41 +17,23 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from pmgs_build import setup_stages as _stages
 from pmgs_build.build import BuildReport
 from pmgs_build.inventory import Inventory
 from pmgs_build.model import ProgressEvent
-from pmgs_build.setup_probes import (
-    SampleQueries,
-    choose_samples,
+from pmgs_build.setup import _stages
+from pmgs_build.setup._probes import (
     run_doctor,
-    run_self_check,
     self_check,
 )
-from pmgs_build.setup_report import SETUP_STAGES, SetupError, SetupReport, SetupStatus
-from pmgs_build.setup_stages import (
-    FREE_SPACE_FACTOR,
-    FREE_SPACE_RESERVE,
+from pmgs_build.setup._report import SetupError, SetupReport, SetupStatus
+from pmgs_build.setup._stages import (
     file_sha256,
-    required_free_bytes,
 )
-from pmgs_build.setup_stages import pause as _pause
-from pmgs_build.setup_stages import setup_lock as _setup_lock
+from pmgs_build.setup._stages import pause as _pause
+from pmgs_build.setup._stages import setup_lock as _setup_lock
 from pmgs_build.validate import validate_database
 
-__all__ = [
-    "FREE_SPACE_FACTOR",
-    "FREE_SPACE_RESERVE",
-    "SETUP_STAGES",
-    "SampleQueries",
-    "SetupError",
-    "SetupReport",
-    "choose_samples",
-    "file_sha256",
-    "required_free_bytes",
-    "run_self_check",
-    "setup_release",
-]
+__all__ = ["setup_release"]
 
 
 def setup_release(
