@@ -1,17 +1,9 @@
 """Build issues: every irregularity of a package becomes one recorded, coded row.
 
-Three outcomes (``docs/pmgs-source-format.md``, ADR 0009). A *warning* is read and kept in the
-``build_issue`` table (a translation that disagrees with its Japanese original, a header row).
-A row, cell, element or file that cannot be read with certainty is *quarantined*: kept with
-its raw text, source and reason in the ``quarantine`` table, never answered as a
-classification; the codes of :data:`QUARANTINE_CODES` are those. An *error* stops the build
-and leaves no database behind: a package that cannot be trusted as a whole (no COPYRGHT, no
-single reference date, unsafe archives or links, two IPC revisions valid at once) or a data
-group whose quarantined share exceeds the error budget (``FORMAT_NOT_RECOGNISED``). With
-``strict`` every quarantine is an error, as before there was a quarantine.
-
-Codes are part of the interface: the CLI, setup and tests match on them, so they never change
-meaning. Each constant below says when it is raised and at which severity.
+A warning is read and kept, a record that cannot be read with certainty is quarantined, an
+error stops the build and leaves nothing behind; the error budget turns too much quarantine
+into an error (ADR 0009, table in docs/pmgs-source-format.md). Codes are part of the
+interface and never change meaning; each constant below says when it is raised.
 """
 
 from __future__ import annotations

@@ -1,19 +1,10 @@
 """``REFERENCE/IPC_TEIGI``: the IPC definition PDFs, one document per code, one segment per page.
 
 The code comes from the file name alone (``pmgs_core.ipc_code_from_pdf_name``); the text is
-what pdfium extracts per page, with only ``\\r\\n`` turned into ``\\n``. A page without text is
-a warning and no segment, and the pages after it keep their numbers, because users cite pages.
-
-Extraction is the one CPU-heavy step of the document groups (5,906 files, ≈527 MB), so it runs
-in a process pool (ADR 0007). The pool only ever sees bytes: the main process reads each file
-(the package may be a ZIP), sends it, and takes the results back strictly in input order, so
-ids, rows and warnings do not depend on which worker finishes first. Every database write
-stays in the main process. A worker that dies takes its pool with it; the unfinished files are
-then re-read one at a time in a fresh process, so that the crash is pinned on the file that
-caused it and the build never waits on a dead worker. A worker that hangs on one file is
-killed once that file has taken :data:`DEFAULT_PDF_TIMEOUT` seconds (``pdf_timeout`` of the
-build); the file is ``PDF_TIMEOUT`` and the others of the window are read again the same way.
-An encrypted PDF (pdfium asks for a password) is ``PDF_ENCRYPTED``.
+what pdfium extracts per page. A page without text is a warning and no segment, and later
+pages keep their numbers, because users cite pages. Extraction runs in a process pool that
+only ever sees bytes and answers in input order; a worker that dies or hangs
+(:data:`DEFAULT_PDF_TIMEOUT`) is pinned on its file (ADR 0007, ADR 0014).
 """
 
 from __future__ import annotations
