@@ -16,14 +16,13 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
-from pmgs_build._report_json import report_fields
 from pmgs_build.adapters import ADAPTERS, BuildContext, check_ipc_validity
 from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT
 from pmgs_build.build_counts import BUILD_COUNTS_KEY, encode_build_counts
+from pmgs_build.build_report import BuildReport, GroupCount
 from pmgs_build.digest import logical_digest
 from pmgs_build.inventory import CSV_GROUPS, Inventory, inventory_of
 from pmgs_build.issues import (
@@ -44,81 +43,6 @@ from pmgs_core import SCHEMA_VERSION, TABLES, create_indexes, create_schema, reb
 __all__ = ["BuildReport", "GroupCount", "build_database"]
 
 logger = logging.getLogger("pmgs_build")
-
-
-@dataclass(frozen=True, slots=True)
-class GroupCount:
-    """What one data group contributed: files, logical records read, records skipped."""
-
-    files: int = 0
-    bytes: int = 0
-    records: int = 0
-    skipped: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        """JSON-ready form."""
-        return report_fields(self, ("files", "bytes", "records", "skipped"))
-
-
-@dataclass(frozen=True, slots=True)
-class BuildReport:
-    """The outcome of a successful build, for the CLI, setup and benchmarks."""
-
-    release: str
-    reference_date: str
-    source_manifest_sha256: str
-    logical_digest: str
-    seconds: float
-    output: str
-    database_bytes: int
-    table_counts: dict[str, int]
-    group_counts: dict[str, GroupCount]
-    warnings: dict[str, int]
-    reference_only_concepts: int
-    builder_version: str
-    schema_version: int = SCHEMA_VERSION
-    phase_seconds: dict[str, float] = field(default_factory=dict)
-    validation: dict[str, Any] | None = None
-    """The :func:`~pmgs_build.validate_database` report of the published bytes."""
-    quarantined: dict[str, int] = field(default_factory=dict)
-    """Quarantined records per data group (the ``quarantine`` table; none in a strict build)."""
-
-    @property
-    def quarantine_count(self) -> int:
-        """All quarantined records together."""
-        return sum(self.quarantined.values())
-
-    @property
-    def warning_count(self) -> int:
-        """All warnings together."""
-        return sum(self.warnings.values())
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (``pmgs build --json``)."""
-        return report_fields(self, _REPORT_FIELDS)
-
-
-_REPORT_FIELDS: Final = (
-    "release",
-    "reference_date",
-    "source_manifest_sha256",
-    "logical_digest",
-    "seconds",
-    "output",
-    "database_bytes",
-    "schema_version",
-    "builder_version",
-    "table_counts",
-    "group_counts",
-    "warnings",
-    "warning_count",
-    "reference_only_concepts",
-    "phase_seconds",
-    "validation",
-    "quarantined",
-    "quarantine_count",
-)
-"""The keys of :meth:`BuildReport.to_dict`, in order."""
 
 
 def _fail(code: str, message: str) -> BuildError:
@@ -585,6 +509,8 @@ def build_database(
         phase_seconds=build.phase_seconds,
         validation=validation,
         quarantined=build.quarantined(),
+        release_path=inventory.release_path,
+        ignored=inventory.ignored,
     )
     if progress is not None:
         progress(ProgressEvent("done", None, 1, 1, "steps"))

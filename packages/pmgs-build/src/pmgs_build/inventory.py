@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Final
 
 from pmgs_build.adapters import ADAPTERS
+from pmgs_build.groups import CLASSIFICATION_GROUPS, CSV_GROUPS, DOCUMENT_GROUPS, KNOWN_GROUPS
 from pmgs_build.issues import BuildError, BuildIssue, IssueCode, IssueLog
 from pmgs_build.model import ProgressEvent, SourceFile
 from pmgs_build.package import Package, ZipLimits, open_package
@@ -39,60 +40,6 @@ __all__ = [
     "take_inventory",
     "validate_release_id",
 ]
-
-CSV_GROUPS: Final = (
-    "CONCORDANCE",
-    "FI/FI",
-    "FI/FI_HB",
-    "FI/FI_HB_E",
-    "FI/FI_KAISEI_LINK",
-    "FI/FI_TEXT",
-    "FI/FI_TEXT_E",
-    "FI/FI_THEME",
-    "FTERM/FTERM",
-    "FTERM/FTERM_E",
-    "FTERM/FTERM_KAISETSU",
-    "FTERM/FTERM_KAISETSU_E",
-    "FTERM/THEME",
-    "FTERM/THEME_E",
-    "IPC/IPC4_TEXT",
-    "IPC/IPC5_TEXT",
-    "IPC/IPC6_TEXT",
-    "IPC/IPC7E_TEXT",
-    "IPC/IPC7_TEXT",
-    "IPC/IPC8B_TEXT",
-    "IPC/IPC8U_TEXT",
-    "JUDGE",
-)
-"""Data groups whose files are CSV (``docs/pmgs-source-format.md``)."""
-
-DOCUMENT_GROUPS: Final = (
-    "FI/FI_KAISEI_DOC",
-    "FTERM/ADD_CODE",
-    "FTERM/ADD_CODE_E",
-    "IPC_KAISEI",
-    "REFERENCE/IPC_TEIGI",
-)
-"""XML, HTML and PDF groups. Unlike the CSV groups, their absence is not warned about: they
-add documents and revision edges to the code tables, and a package without them (an older
-release, a partial download the user chose) still answers every code question."""
-
-KNOWN_GROUPS: Final = (*CSV_GROUPS, *DOCUMENT_GROUPS, "COPYRGHT")
-
-CLASSIFICATION_GROUPS: Final = frozenset(
-    {
-        "FI/FI",
-        "FI/FI_TEXT",
-        "FI/FI_TEXT_E",
-        "FTERM/THEME",
-        "FTERM/THEME_E",
-        "FTERM/FTERM",
-        "FTERM/FTERM_E",
-        *(g for g in CSV_GROUPS if g.startswith("IPC/")),
-    }
-)
-"""The code/text CSVs whose ``_YYYYMMDD`` names carry the reference date (and only these:
-handbooks, explanations and concordances may be dated differently)."""
 
 _GROUPS_LONGEST_FIRST: Final = tuple(sorted(KNOWN_GROUPS, key=len, reverse=True))
 _RELEASE_RE: Final = re.compile(r"JPPM[0-9]+")
@@ -113,6 +60,10 @@ class Inventory:
     files: tuple[SourceFile, ...]
     manifest_sha256: str
     warnings: tuple[BuildIssue, ...]
+    release_path: str = ""
+    """Where the release folder lies in the source (``""``: the source is the release)."""
+    ignored: tuple[str, ...] = ()
+    """What the source holds besides the release, not read (``SOURCE_IGNORED``)."""
 
     @property
     def total_bytes(self) -> int:
@@ -245,19 +196,7 @@ def inventory_of(
 ) -> Inventory:
     """The inventory of an opened package (the build keeps it open to parse from it)."""
     log = IssueLog()
-    if release is None and package.kind == "zip" and not _RELEASE_RE.fullmatch(package.top):
-        raise BuildError(
-            [
-                BuildIssue(
-                    "error",
-                    IssueCode.ZIP_LAYOUT_INVALID,
-                    f"the archive's top directory {package.top!r} is not a release directory "
-                    "(JPPM followed by digits); name the release to build it anyway",
-                    package.top,
-                )
-            ]
-        )
-    release_id = validate_release_id(release if release is not None else package.top)
+    release_id = validate_release_id(release if release is not None else _folder_id(package))
     entries = package.entries(log)
     log.raise_if_errors()
     total_bytes = sum(entry.bytes for entry in entries)
@@ -291,6 +230,8 @@ def inventory_of(
         if progress is not None:
             progress(ProgressEvent("inventory", group, done_bytes, total_bytes, "bytes"))
     log.raise_if_errors()
+    for ignored in package.ignored:
+        log.warning(IssueCode.SOURCE_IGNORED, "beside the release or left by a system", ignored)
     reference_date = _reference_date(files, log)
     log.raise_if_errors()
     manifest = manifest_text(files)
@@ -301,4 +242,34 @@ def inventory_of(
         files=tuple(files),
         manifest_sha256=hashlib.sha256(manifest.encode("utf-8")).hexdigest(),
         warnings=tuple(log.warnings()),
+        release_path=package.located.prefix.rstrip("/"),
+        ignored=package.ignored,
     )
+
+
+def _folder_id(package: Package) -> str:
+    """The release id its folder gives, or the error that asks for ``release=``."""
+    folder = package.located.folder
+    if folder is None:
+        raise BuildError(
+            [
+                BuildIssue(
+                    "error",
+                    IssueCode.RELEASE_ID_INVALID,
+                    "the release's files lie at the top of the archive, without their JPPM… "
+                    "folder, so nothing names the release; name it (--release JPPM2026002)",
+                )
+            ]
+        )
+    if not _RELEASE_RE.fullmatch(folder):
+        raise BuildError(
+            [
+                BuildIssue(
+                    "error",
+                    IssueCode.RELEASE_ID_INVALID,
+                    f"the release folder {folder!r} is not named JPPM followed by digits; "
+                    "name the release to build it anyway (--release JPPM2026002)",
+                )
+            ]
+        )
+    return folder

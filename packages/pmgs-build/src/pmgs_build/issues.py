@@ -42,7 +42,16 @@ class IssueCode:
     SOURCE_UNREADABLE: Final = "SOURCE_UNREADABLE"
     """Error: a file or directory of the package could not be read (permissions, I/O)."""
     RELEASE_ID_INVALID: Final = "RELEASE_ID_INVALID"
-    """Error: the release id (directory name or ``release=``) is not ``JPPM`` + digits."""
+    """Error: the release id (its folder's name or ``release=``) is not ``JPPM`` + digits, or
+    the release has no folder (its files at the top of a ZIP) and no ``release=`` names it."""
+    RELEASE_NOT_FOUND: Final = "RELEASE_NOT_FOUND"
+    """Error: no folder at the top of the source or up to two levels down holds a data group
+    folder; the message lists what was looked for and what the top two levels hold."""
+    RELEASE_AMBIGUOUS: Final = "RELEASE_AMBIGUOUS"
+    """Error: two folders at the same depth of the source each hold a release."""
+    SOURCE_IGNORED: Final = "SOURCE_IGNORED"
+    """Warning: a file or folder left beside the release or by an operating system (``__MACOSX``,
+    ``._*``, ``.DS_Store``, ``Thumbs.db``, ``desktop.ini``, ``~$*``, read-me notes) not read."""
     REFERENCE_DATE_MISSING: Final = "REFERENCE_DATE_MISSING"
     """Error: no classification CSV name carries a ``_YYYYMMDD`` date."""
     REFERENCE_DATE_AMBIGUOUS: Final = "REFERENCE_DATE_AMBIGUOUS"
@@ -217,10 +226,9 @@ class IssueCode:
     """Error: the archive's members exceed the documented bounds (total uncompressed size,
     member count, or compression ratio of one member): a zip bomb is refused unread."""
     ZIP_LAYOUT_INVALID: Final = "ZIP_LAYOUT_INVALID"
-    """Error: the archive is not one release directory (``JPPM…/``) holding the package, or
-    two members have the same path, also when the names differ only in case or Unicode
-    normalisation (one would replace the other on a case-insensitive or normalising file
-    system)."""
+    """Error: two members have the same path, also when the names differ only in case or
+    Unicode normalisation (one would replace the other on a case-insensitive or normalising
+    file system), or a path is both a file and a directory."""
 
     # -- FI revision XML (FI/FI_KAISEI_DOC) ------------------------------------------------
     XML_MALFORMED: Final = "XML_MALFORMED"

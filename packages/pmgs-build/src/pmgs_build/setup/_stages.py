@@ -245,6 +245,8 @@ def report_base(
         "source_files": len(inventory.files),
         "source_bytes": inventory.total_bytes,
         "required_free_bytes": required_free_bytes(inventory.total_bytes),
+        "release_path": inventory.release_path,
+        "ignored": inventory.ignored,
         "previous": _pointer_json(current),
     }
 
@@ -259,18 +261,8 @@ def dry_run(root: Path, source_path: Path, zipped: bool, release: str | None) ->
     previous = None
     with suppress(PMGSQueryError):
         previous = _pointer_json(read_current_pointer(root)) if root.exists() else None
-    return SetupReport(
-        status="dry_run",
-        release=inventory.release_id,
-        reference_date=inventory.reference_date,
-        source_kind="zip" if zipped else "directory",
-        source_sha256=inventory.manifest_sha256,
-        source_files=len(inventory.files),
-        source_bytes=inventory.total_bytes,
-        free_bytes=free,
-        required_free_bytes=required_free_bytes(inventory.total_bytes),
-        previous=previous,
-    )
+    base = report_base(inventory, zipped, None)
+    return SetupReport(status="dry_run", free_bytes=free, **(base | {"previous": previous}))
 
 
 # ---------------------------------------------------------------------------- reuse

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from pmgs_build.testing import _variant_containers as z
 from pmgs_build.testing import _variant_csv as c
 from pmgs_build.testing import _variant_documents as d
 from pmgs_build.testing._variant_documents import HTML_GROUPS, IPC_KAISEI
@@ -46,6 +47,12 @@ class Variant:
     needs_documents: bool = False
     extra_concepts: tuple[tuple[str, str], ...] = ()
     dropped_groups: frozenset[str] = frozenset()
+    source: str = ""
+    """What the build is given, relative to the package root (``{name}``: its name)."""
+    needs_release: bool = False
+    """Nothing in the source names the release: the build is given ``release=``."""
+    ignored: tuple[str, ...] = ()
+    """Exactly what the build reports as ignored, relative to :attr:`source`."""
 
 
 Edit = Callable[[Path], list[Path]]
@@ -360,4 +367,88 @@ _add(
     d.utf8_xml,
     "FI revision XML encoded and declared as UTF-8 instead of Shift_JIS",
     needs_documents=True,
+)
+
+
+# ---------------------------------------------------------------- containers (ADR 0019)
+# The release's files unchanged; what holds them changes: folders around it, a ZIP, and what
+# systems and people leave beside it. Registered apart from the format variants above.
+
+_MACOS_IGNORED: Final = tuple(
+    sorted({"__MACOSX/"} | {p for p in z.MACOS_LEFTOVERS if not p.startswith("__MACOSX/")})
+)
+_NOTES_IGNORED: Final = tuple(sorted(z.NOTES_AND_LOCKS))
+
+
+def _container(
+    kind: str,
+    edit: Edit,
+    description: str,
+    *,
+    source: str = "",
+    needs_release: bool = False,
+    ignored: tuple[str, ...] = (),
+) -> None:
+    """Register one container variant; it warns ``SOURCE_IGNORED`` when it ignores."""
+    warnings = frozenset({"SOURCE_IGNORED"} if ignored else ())
+    VARIANT_KINDS[kind] = Variant(
+        description, warnings, source=source, needs_release=needs_release, ignored=ignored
+    )
+    _EDITS[kind] = edit
+
+
+_container(
+    "dir_nested_one_level",
+    z.nest,
+    "the release folder inside a folder of the same name (Windows Extract All)",
+)
+_container(
+    "dir_nested_two_levels",
+    lambda root: z.nest(root, "pmgs-download"),
+    "the release folder two folders down (X/pmgs-download/JPPM…)",
+)
+_container(
+    "dir_macos_leftovers",
+    lambda root: [*z.nest(root), *z.leftovers(root, z.MACOS_LEFTOVERS)],
+    "a folder copied from a Mac: __MACOSX/, ._ resource forks and .DS_Store files",
+    ignored=_MACOS_IGNORED,
+)
+_container(
+    "dir_notes_and_locks",
+    lambda root: [*z.nest(root), *z.leftovers(root, z.NOTES_AND_LOCKS)],
+    "read-me notes beside the release folder, Thumbs.db, desktop.ini and a ~$ lock file",
+    ignored=_NOTES_IGNORED,
+)
+_container(
+    "zip_nested_one_level",
+    lambda root: z.zip_release(root, f"{root.name}/", z.nest),
+    "a ZIP whose release folder sits inside a folder of the same name",
+    source="{name}.zip",
+)
+_container(
+    "zip_nested_two_levels",
+    lambda root: z.zip_release(root, f"{root.name}/", lambda r: z.nest(r, "pmgs-download")),
+    "a ZIP whose release folder sits two folders down",
+    source="{name}.zip",
+)
+_container(
+    "zip_contents_at_root",
+    lambda root: z.zip_release(root, ""),
+    "a ZIP of the release folder's contents, without the folder",
+    source="{name}.zip",
+    needs_release=True,
+)
+_container(
+    "zip_macos_leftovers",
+    lambda root: z.zip_release(root, "", z.nest, lambda r: z.leftovers(r, z.MACOS_LEFTOVERS)),
+    "a ZIP re-packed on a Mac: __MACOSX/ beside the release folder, ._ files, .DS_Store",
+    source="{name}.zip",
+    ignored=_MACOS_IGNORED,
+)
+_container(
+    "zip_notes_and_locks",
+    lambda root: z.zip_release(root, "", z.nest, lambda r: z.leftovers(r, z.NOTES_AND_LOCKS)),
+    "a ZIP with read-me notes beside the release folder and Windows/Office leftovers",
+    source="{name}.zip",
+    ignored=_NOTES_IGNORED,
 )
