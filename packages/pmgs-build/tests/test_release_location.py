@@ -50,7 +50,7 @@ def test_no_release_names_what_was_looked_for_and_found(tmp_path: Path, form: st
     with pytest.raises(BuildError) as raised:
         take_inventory(source)
     error = raised.value
-    assert error.code == IssueCode.RELEASE_NOT_FOUND
+    assert error.code == IssueCode.RELEASE_FOLDER_NOT_FOUND
     message = error.issues[0].message
     # What was looked for: the data group folders and a file name.
     for looked_for in ("FI/FI", "FTERM/THEME", "IPC/IPC8U_TEXT", "fi_A_20260331.csv"):
@@ -69,7 +69,7 @@ def test_two_releases_side_by_side_are_ambiguous(tmp_path: Path) -> None:
     shutil.copytree(HANDMADE, tmp_path / "both" / "JPPM2026002")
     with pytest.raises(BuildError) as raised:
         take_inventory(tmp_path / "both")
-    assert raised.value.code == IssueCode.RELEASE_AMBIGUOUS
+    assert raised.value.code == IssueCode.RELEASE_FOLDER_AMBIGUOUS
     assert "JPPM2026001/, JPPM2026002/" in raised.value.issues[0].message
 
 
@@ -118,5 +118,5 @@ def test_a_release_four_folders_down_is_not_searched_for(tmp_path: Path) -> None
     shutil.copytree(HANDMADE, tmp_path / "a" / "b" / "c" / "d" / "JPPM2026001")
     with pytest.raises(BuildError) as raised:
         take_inventory(tmp_path / "a")
-    assert raised.value.code == IssueCode.RELEASE_NOT_FOUND
+    assert raised.value.code == IssueCode.RELEASE_FOLDER_NOT_FOUND
     assert "b/, b/c/" in raised.value.issues[0].message

@@ -40,9 +40,24 @@ from pmgs_build.validate import validate_database
 from pmgs_build.writer import ConceptRegistry, Loader
 from pmgs_core import SCHEMA_VERSION, TABLES, create_indexes, create_schema, rebuild_search_indexes
 
-__all__ = ["BuildReport", "GroupCount", "build_database"]
+__all__ = ["BuildReport", "GroupCount", "build_database", "quarantine_budget_of"]
 
 logger = logging.getLogger("pmgs_build")
+
+
+def quarantine_budget_of(strict: bool, budget: float | None) -> float:
+    """The share a build may quarantine per group; raises ``ValueError`` for a budget given
+    with ``strict`` (they conflict) or outside 0-1."""
+    if budget is None:
+        return DEFAULT_ERROR_BUDGET
+    if strict:
+        raise ValueError(
+            "strict and quarantine_budget conflict: strict refuses every record that would be "
+            "quarantined, a budget says how many may be; give one of them"
+        )
+    if not 0.0 <= budget <= 1.0:
+        raise ValueError(f"quarantine_budget {budget!r} is not a share between 0 and 1")
+    return budget
 
 
 def _fail(code: str, message: str) -> BuildError:
@@ -97,13 +112,13 @@ class _Build:
         package: PackageReader | None = None,
         *,
         strict: bool = False,
-        error_budget: float = DEFAULT_ERROR_BUDGET,
+        quarantine_budget: float = DEFAULT_ERROR_BUDGET,
         pdf_timeout: float | None = None,
     ) -> None:
         self.conn = conn
         self.inventory = inventory
         self.progress = progress
-        self.log = IssueLog(strict=strict, error_budget=error_budget)
+        self.log = IssueLog(strict=strict, quarantine_budget=quarantine_budget)
         self.loader = Loader(conn)
         self.registry = ConceptRegistry(self.loader)
         self.ctx = BuildContext(
@@ -417,7 +432,7 @@ def build_database(
     progress: Callable[[ProgressEvent], None] | None = None,
     zip_limits: ZipLimits | None = None,
     strict: bool = False,
-    error_budget: float = DEFAULT_ERROR_BUDGET,
+    quarantine_budget: float | None = None,
     pdf_timeout: float | None = DEFAULT_PDF_TIMEOUT,
 ) -> BuildReport:
     """Build the reference database of the package at ``source`` into the new file ``output``.
@@ -428,13 +443,16 @@ def build_database(
     ``release`` overrides the release id taken from the directory name (``JPPM`` + digits).
     ``progress`` receives :class:`ProgressEvent`\\ s. Records that cannot be read with
     certainty are quarantined (``BuildReport.quarantined``) unless ``strict``, which makes
-    each of them an error; a data group whose quarantined share exceeds ``error_budget``
-    stops the build with ``FORMAT_NOT_RECOGNISED``. ``pdf_timeout`` is the seconds one
-    definition PDF may take in a text worker before it is killed (``PDF_TIMEOUT``; None: no
-    limit). Raises :class:`BuildError` (with every
-    error issue found) when the package cannot be trusted or ``output`` exists; then no file
+    each of them an error; a data group whose quarantined share exceeds ``quarantine_budget``
+    (0-1, default :data:`DEFAULT_ERROR_BUDGET`; 1 never refuses a group) stops the build with
+    ``FORMAT_NOT_RECOGNISED``. ``strict`` with a ``quarantine_budget`` is a ``ValueError``:
+    one refuses every quarantined record, the other says how many may be kept.
+    ``pdf_timeout`` is the seconds one definition PDF may take in a text worker before it is
+    killed (``PDF_TIMEOUT``; None: no limit). Raises :class:`BuildError` (with every error
+    issue found) when the package cannot be trusted or ``output`` exists; then no file
     is left behind.
     """
+    budget = quarantine_budget_of(strict, quarantine_budget)
     started = time.perf_counter()
     output_path = Path(os.path.abspath(output))
     source_path = Path(os.path.abspath(source))
@@ -464,7 +482,7 @@ def build_database(
                 progress,
                 package,
                 strict=strict,
-                error_budget=error_budget,
+                quarantine_budget=budget,
                 pdf_timeout=pdf_timeout,
             )
             build.phase_seconds["inventory"] = inventory_seconds

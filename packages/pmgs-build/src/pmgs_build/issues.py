@@ -9,6 +9,8 @@ interface and never change meaning; each constant below says when it is raised.
 from __future__ import annotations
 
 import json
+import math
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -44,10 +46,10 @@ class IssueCode:
     RELEASE_ID_INVALID: Final = "RELEASE_ID_INVALID"
     """Error: the release id (its folder's name or ``release=``) is not ``JPPM`` + digits, or
     the release has no folder (its files at the top of a ZIP) and no ``release=`` names it."""
-    RELEASE_NOT_FOUND: Final = "RELEASE_NOT_FOUND"
+    RELEASE_FOLDER_NOT_FOUND: Final = "RELEASE_FOLDER_NOT_FOUND"
     """Error: no folder at the top of the source or up to two levels down holds a data group
     folder; the message lists what was looked for and what the top two levels hold."""
-    RELEASE_AMBIGUOUS: Final = "RELEASE_AMBIGUOUS"
+    RELEASE_FOLDER_AMBIGUOUS: Final = "RELEASE_FOLDER_AMBIGUOUS"
     """Error: two folders at the same depth of the source each hold a release."""
     SOURCE_IGNORED: Final = "SOURCE_IGNORED"
     """Warning: a file or folder left beside the release or by an operating system (``__MACOSX``,
@@ -71,7 +73,7 @@ class IssueCode:
     its records, and always more than 2), or the whole build quarantined more than
     :data:`QUARANTINE_HARD_LIMIT` records: the package is not in a format pmgs knows, and a
     database built from what was left would be misleading. The message names the group, the
-    share and a sample of the rows."""
+    share, the reason codes, the ``quarantine_budget`` that would let it build, and a sample."""
 
     # -- the output --------------------------------------------------------------------------
     OUTPUT_EXISTS: Final = "OUTPUT_EXISTS"
@@ -452,13 +454,13 @@ class IssueLog:
         max_errors: int = 200,
         *,
         strict: bool = False,
-        error_budget: float = DEFAULT_ERROR_BUDGET,
+        quarantine_budget: float = DEFAULT_ERROR_BUDGET,
     ) -> None:
-        if not 0.0 <= error_budget <= 1.0:
-            raise ValueError("error_budget is a share between 0 and 1")
+        if not 0.0 <= quarantine_budget <= 1.0:
+            raise ValueError("quarantine_budget is a share between 0 and 1")
         self.max_errors = max_errors
         self.strict = strict
-        self.error_budget = error_budget
+        self.quarantine_budget = quarantine_budget
         self.group = ""
         self.current_raw: str | list[str] | None = None
         self._issues: list[BuildIssue] = []
@@ -528,7 +530,8 @@ class IssueLog:
         if len(self._quarantined) >= QUARANTINE_HARD_LIMIT:
             raise self._format_error(
                 f"{len(self._quarantined):,} records quarantined before the build ended "
-                f"(limit {QUARANTINE_HARD_LIMIT:,})",
+                f"(limit {QUARANTINE_HARD_LIMIT:,}, whatever the quarantine budget); the "
+                "package is not in a format pmgs knows",
                 self._quarantined,
             )
 
@@ -551,24 +554,29 @@ class IssueLog:
         if not units:
             return
         total = max(records, units)
-        allowed = max(QUARANTINE_ALLOWANCE, int(self.error_budget * total))
+        allowed = max(QUARANTINE_ALLOWANCE, int(self.quarantine_budget * total))
         if units <= allowed:
             return
         entries = [q for q in self._quarantined if q.data_group == group]
+        reasons = Counter(q.code for q in entries)
+        share = units / total
+        way_out = min(1.0, math.ceil(share * 100) / 100)
         raise self._format_error(
-            f"data group {group}: {units:,} of {total:,} records ({units / total:.1%}) could "
-            f"not be read, over the error budget of {self.error_budget:.0%} "
-            f"(at least {QUARANTINE_ALLOWANCE})",
+            f"data group {group}: {units:,} of {total:,} records ({share:.1%}) could not be "
+            f"read ({', '.join(f'{code} {n:,}' for code, n in reasons.most_common())}), over "
+            f"the quarantine budget of {self.quarantine_budget:.0%} (at least "
+            f"{QUARANTINE_ALLOWANCE}); the package is not in a format pmgs knows. To build "
+            f"anyway with every unreadable record quarantined and listed, raise the budget: "
+            f"--quarantine-budget {way_out:g} (1: never refuse; quarantine_budget= in Python)",
             entries,
         )
 
     def _format_error(self, summary: str, entries: list[Quarantined]) -> BuildError:
-        sample = entries[:_SAMPLE_ROWS]
-        shown = "; ".join(f"{q.source_path} {q.locator}: {q.code} {q.raw[:120]}" for q in sample)
+        sample = entries[:_SAMPLE_ROWS]  # the issues after the head, each with its locator
         head = BuildIssue(
             "error",
             IssueCode.FORMAT_NOT_RECOGNISED,
-            f"{summary}; the package is not in a format pmgs knows. Sample: {shown}",
+            summary,
             sample[0].source_path if sample else None,
             sample[0].locator if sample else None,
         )

@@ -74,7 +74,7 @@ def locate_release(
     separated, at least :data:`SCAN_DEPTH` folder levels of them).
 
     ``root_folder`` is the source's own folder name (a directory) or None (a ZIP). Raises
-    ``RELEASE_NOT_FOUND`` or ``RELEASE_AMBIGUOUS``.
+    ``RELEASE_FOLDER_NOT_FOUND`` or ``RELEASE_FOLDER_AMBIGUOUS``.
     """
     files, directories = list(files), list(directories)
     file_list = [f for f in files if not in_leftover(f)]
@@ -91,7 +91,7 @@ def locate_release(
         ]
         if len(found) > 1:
             raise _error(
-                IssueCode.RELEASE_AMBIGUOUS,
+                IssueCode.RELEASE_FOLDER_AMBIGUOUS,
                 f"{source_name} holds {len(found)} releases at the same depth: "
                 f"{', '.join(found)}; give the one to build",
             )
@@ -147,7 +147,7 @@ def _not_found(source_name: str, files: list[str], folders: set[str]) -> BuildEr
     )
     groups = ", ".join(sorted({group.split("/", 1)[0] for group in KNOWN_GROUPS}))
     return _error(
-        IssueCode.RELEASE_NOT_FOUND,
+        IssueCode.RELEASE_FOLDER_NOT_FOUND,
         f"no PMGS release in {source_name}: looked at its top and up to {MAX_DEPTH} folders "
         f"down for a folder holding the data group folders ({groups}: e.g. FI/FI, "
         f"FTERM/THEME, IPC/IPC8U_TEXT, files such as {_EXAMPLE}); its top two levels hold "

@@ -18,9 +18,11 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Final
 
+from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT
 from pmgs_build.build import BuildReport, build_database
 from pmgs_build.inventory import Inventory, take_inventory
 from pmgs_build.issues import BuildError, IssueCode
@@ -39,6 +41,7 @@ __all__ = [
     "FREE_SPACE_FACTOR",
     "FREE_SPACE_RESERVE",
     "STAGING_DIR",
+    "BuildOptions",
     "Run",
     "already_ready",
     "build_staged",
@@ -219,7 +222,8 @@ def inventory_of(source: Path, release: str | None, stage: str) -> Inventory:
     except BuildError as exc:
         raise SetupError(
             "SOURCE_INVALID",
-            "the source is not a readable PMGS package",
+            f"the source is not a readable PMGS package: {exc.issues[0].code}: "
+            f"{exc.issues[0].message}",
             stage=stage,
             details={"issues": sorted({issue.code for issue in exc.issues})},
         ) from None
@@ -340,12 +344,21 @@ def check_free_space(root: Path, required: int) -> None:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class BuildOptions:
+    """What setup passes through to :func:`build_database` (see its parameters)."""
+
+    strict: bool = False
+    quarantine_budget: float | None = None
+    pdf_timeout: float | None = DEFAULT_PDF_TIMEOUT
+
+
 def build_staged(
     package: Path,
     built: Path,
     inventory: Inventory,
     progress: Callable[[ProgressEvent], None] | None,
-    strict: bool,
+    options: BuildOptions,
 ) -> BuildReport:
     """The build stage: build into the staging directory, relaying progress (and pausing
     once, after the first parsed file, for the crash tests)."""
@@ -361,7 +374,13 @@ def build_staged(
 
     try:
         return build_database(
-            package, built, release=inventory.release_id, progress=relay, strict=strict
+            package,
+            built,
+            release=inventory.release_id,
+            progress=relay,
+            strict=options.strict,
+            quarantine_budget=options.quarantine_budget,
+            pdf_timeout=options.pdf_timeout,
         )
     except BuildError as exc:
         codes = sorted({issue.code for issue in exc.issues})
@@ -376,7 +395,7 @@ def build_staged(
             ) from None
         raise SetupError(
             "BUILD_FAILED",
-            "the package could not be built",
+            f"the package could not be built: {exc.issues[0].code}: {exc.issues[0].message}",
             stage="build",
             details={"issues": codes},
         ) from None

@@ -17,7 +17,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from pmgs_build.build import BuildReport
+from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT
+from pmgs_build.build import BuildReport, quarantine_budget_of
 from pmgs_build.inventory import Inventory
 from pmgs_build.model import ProgressEvent
 from pmgs_build.setup import _stages
@@ -46,6 +47,8 @@ def setup_release(
     on_stage: Callable[[str], None] | None = None,
     doctor: Callable[[Path], dict[str, Any]] | None = None,
     strict: bool = False,
+    quarantine_budget: float | None = None,
+    pdf_timeout: float | None = DEFAULT_PDF_TIMEOUT,
 ) -> SetupReport:
     """Install the package at ``source`` (a directory or a ZIP) as the current reference.
 
@@ -56,7 +59,9 @@ def setup_release(
     every database are exactly as before and the staging directory is gone.
 
     ``strict`` makes every record the build would quarantine an error (``BUILD_FAILED``), and
-    refuses to reuse a database of this source that holds quarantined records.
+    refuses to reuse a database of this source that holds quarantined records;
+    ``quarantine_budget`` (which conflicts with it: ``ValueError``) and ``pdf_timeout`` are
+    passed to :func:`~pmgs_build.build_database`.
 
     ``doctor``, when given, is called with the staged database after the self-check and
     before promotion, and must return a report whose ``status`` is ``"ok"`` (or ``"skipped"``,
@@ -64,6 +69,8 @@ def setup_release(
     ``pmgs setup`` passes one that talks MCP over stdio to a real server on the staged file:
     pmgs-build itself knows nothing of MCP.
     """
+    quarantine_budget_of(strict, quarantine_budget)  # a conflict is refused before any work
+    options = _stages.BuildOptions(strict, quarantine_budget, pdf_timeout)
     root = Path(os.path.abspath(data_dir))
     source_path = Path(os.path.abspath(source))
     if not source_path.exists():
@@ -89,7 +96,7 @@ def setup_release(
                 staging=staging,
                 progress=progress,
                 doctor=doctor,
-                strict=strict,
+                options=options,
             )
         except SetupError as exc:
             run.stage_seconds[run.stage] = run.stage_seconds.get(run.stage, 0.0)
@@ -111,7 +118,7 @@ def _transaction(
     staging: Path,
     progress: Callable[[ProgressEvent], None] | None,
     doctor: Callable[[Path], dict[str, Any]] | None,
-    strict: bool = False,
+    options: _stages.BuildOptions,
 ) -> SetupReport:
     """The stages after the lock, in order; see the module docstring."""
     run.enter("inventory")
@@ -121,6 +128,7 @@ def _transaction(
     inventory = _stages.inventory_of(package, release, "inventory")
     current = _stages.current_pointer(root)
     base = _stages.report_base(inventory, zipped, current)
+    strict = options.strict
     ready = _stages.already_ready(run, root, inventory, current, base, strict)
     if ready is not None:
         return ready
@@ -143,7 +151,7 @@ def _transaction(
         status = "activated"
         run.enter("build")
         built = staging / "build.sqlite"
-        build_report = _stages.build_staged(package, built, inventory, progress, strict)
+        build_report = _stages.build_staged(package, built, inventory, progress, options)
         build_info = build_report.to_dict()
         build_info.pop("output", None)
         build_info.pop("validation", None)  # reported once, under "validation"
