@@ -392,11 +392,15 @@ def definition_rows(package: str, **options: Any) -> list[list[object]]:
 
 
 def test_workers_that_cannot_start_fall_back_to_this_process(small: GeneratedPackage) -> None:
-    """A script on stdin: spawned workers cannot import ``<stdin>`` as the main module."""
+    """Workers that cannot start (here: the plain spawn context, whose workers import the
+    ``<stdin>`` main module, which is no file) leave the text to this process."""
     script = "\n".join(
         [
             "import json",
+            "import multiprocessing",
             "from typing import Any",
+            "import pmgs_build.adapters.ipc_definition as d",
+            "d._WorkerContext = type(multiprocessing.get_context('spawn'))",
             inspect.getsource(definition_rows),
             f"print(json.dumps(definition_rows({str(small.path)!r})))",
         ]
