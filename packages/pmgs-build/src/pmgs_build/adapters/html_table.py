@@ -162,8 +162,9 @@ def _text(cell: etree._Element) -> str:
 
 def _tables(ctx: BuildContext, source: SourceFile, root: etree._Element) -> etree._Element | None:
     """The one table of the page: ``HTML_NO_TABLE`` without any; with several, the only one
-    that has data rows of at least two cells (a layout table around it is not data)."""
-    tables = root.xpath("//table[not(ancestor::table)]")
+    that has data rows of at least two cells. A table holding another is layout around the
+    data (a menu beside the content), never data itself: only innermost tables count."""
+    tables = root.xpath("//table[not(.//table)]")
     if not tables:
         ctx.log.warning(IssueCode.HTML_NO_TABLE, "the page holds no table; retained", source.path)
         return None
