@@ -1,14 +1,9 @@
 """The inventory of a PMGS package: every file, its size, hash, data group and parser.
 
-The inventory comes before any parsing because it is what identifies the source: the SHA-256
-of its manifest names the package a database was built from (setup re-takes the inventory
-after the build to prove the source did not change underneath). It also fixes the release id
-and the reference date, which every answer of the store cites.
-
-The walk is deterministic (paths sorted by code point) and refuses symbolic links and special
-files outright: a link could make the manifest describe files outside the package. A ZIP is
-inventoried in place (:mod:`pmgs_build.package`) and gives the same manifest as the tree it
-extracts to: paths relative to the release directory, directory entries ignored.
+It comes before any parsing because it identifies the source: the SHA-256 of its manifest
+names the package a database was built from (setup re-takes it to prove the source did not
+change), and it fixes the release id and the reference date every answer cites (ADR 0003).
+Paths are relative to the release folder wherever it lies (ADR 0006, ADR 0019).
 """
 
 from __future__ import annotations
@@ -250,26 +245,11 @@ def inventory_of(
 def _folder_id(package: Package) -> str:
     """The release id its folder gives, or the error that asks for ``release=``."""
     folder = package.located.folder
+    if folder is not None and _RELEASE_RE.fullmatch(folder):
+        return folder
     if folder is None:
-        raise BuildError(
-            [
-                BuildIssue(
-                    "error",
-                    IssueCode.RELEASE_ID_INVALID,
-                    "the release's files lie at the top of the archive, without their JPPM… "
-                    "folder, so nothing names the release; name it (--release JPPM2026002)",
-                )
-            ]
-        )
-    if not _RELEASE_RE.fullmatch(folder):
-        raise BuildError(
-            [
-                BuildIssue(
-                    "error",
-                    IssueCode.RELEASE_ID_INVALID,
-                    f"the release folder {folder!r} is not named JPPM followed by digits; "
-                    "name the release to build it anyway (--release JPPM2026002)",
-                )
-            ]
-        )
-    return folder
+        why = "the release's files lie at the top of the archive, without their JPPM… folder"
+    else:
+        why = f"the release folder {folder!r} is not named JPPM followed by digits"
+    message = f"{why}; name the release to build it (--release JPPM2026002, release=)"
+    raise BuildError([BuildIssue("error", IssueCode.RELEASE_ID_INVALID, message)])

@@ -1,17 +1,10 @@
 """Foreign-looking packages: a generated package rewritten the way other writers could.
 
-Every other test of the builder reads packages that :func:`generate_package` wrote, so parser
-and generator agree by construction. A variant takes a copy of such a package and changes
-*how* it is written (header rows, quoting, line ends, encodings, code spellings, names, HTML
-markup, extra pages, a missing optional group) while keeping *what* it says: the same codes,
-texts and relations, so that the same lookups must answer the same. The variants were
-written from ``docs/pmgs-source-format.md`` and the generated files, not from the builder's
-adapters: they are the packages a new user might bring, not the ones our parser expects.
-
-:data:`VARIANT_KINDS` says, per variant, what a correct build reports: the build-issue
-warning codes that must be present, the exact number of quarantined rows, whether the
-variant needs a package written ``with_documents=True``, concepts it adds (the ``Z`` section
-row) and groups it removes. :func:`make_variant` applies one in place.
+A variant changes *how* a copy of a generated package is written (syntax, encodings, code
+spellings, names, markup, what holds the release) while keeping *what* it says, so the same
+lookups must answer the same (ADR 0009, ADR 0019). The variants were written from
+docs/pmgs-source-format.md, not from the adapters. :data:`VARIANT_KINDS` says per variant
+what a correct build reports (:class:`Variant`); :func:`make_variant` applies one in place.
 """
 
 from __future__ import annotations
