@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -108,3 +109,26 @@ def test_setup_passes_the_pdf_limit_to_the_build(pmgs: Runner, tmp_path: Path) -
     assert (
         pmgs("setup", package, "--data-dir", tmp_path / "e", "--pdf-timeout", "0").returncode == 2
     )
+
+
+def test_a_nested_release_is_found_and_what_is_beside_it_reported(
+    pmgs: Runner, sample_dir: Path, tmp_path: Path
+) -> None:
+    """Windows' "Extract All" of a re-packed ZIP: ``X/JPPM…`` with a note and Finder's file
+    beside the release; the build reads the release and lists the rest."""
+    outer = tmp_path / "JPPM2026002"
+    shutil.copytree(sample_dir, outer / sample_dir.name)
+    (outer / "README.txt").write_text("downloaded from the JPO", encoding="utf-8")
+    (outer / ".DS_Store").write_bytes(b"\0")
+    result = pmgs("build", outer, tmp_path / "o.sqlite", "--json")
+    assert result.returncode == 0, result.stderr
+    report = _json(result)
+    assert report["release"] == sample_dir.name
+    assert report["release_path"] == sample_dir.name
+    assert report["ignored"] == [".DS_Store", "README.txt"]
+    human = pmgs("build", outer, tmp_path / "h.sqlite")
+    assert human.returncode == 0, human.stderr
+    assert "ignored: 2 beside the release" in human.stdout
+    setup = pmgs("setup", outer, "--data-dir", tmp_path / "d", "--dry-run", "--json")
+    assert setup.returncode == 0, setup.stderr
+    assert _json(setup)["ignored"] == [".DS_Store", "README.txt"]

@@ -85,6 +85,10 @@ def _print_setup(report: dict[str, Any], data_dir: Path) -> None:
     for key in ("release", "reference_date", "source_kind", "source_files", "database"):
         grid.add_row(key, str(report.get(key)))
     grid.add_row("source bytes", f"{report['source_bytes']:,}")
+    if report.get("release_path"):
+        grid.add_row("release found in", str(report["release_path"]))
+    if report.get("ignored"):
+        grid.add_row("ignored", _ignored_line(report["ignored"]))
     grid.add_row(
         "free / required",
         f"{report['free_bytes']:,} / {report['required_free_bytes']:,} bytes (3 × source + 1 GiB)",
@@ -127,6 +131,13 @@ _pdf_timeout_option = click.option(
     metavar="SECONDS",
     help="Seconds one definition PDF may take before its worker is killed (PDF_TIMEOUT).",
 )
+
+
+def _ignored_line(ignored: list[str]) -> str:
+    """What the source held besides the release, not read: a few names and the count."""
+    shown = ", ".join(ignored[:5])
+    more = f" and {len(ignored) - 5} more" if len(ignored) > 5 else ""
+    return f"{len(ignored)} beside the release or left by a system, not read: {shown}{more}"
 
 
 def _check_conflict(strict: bool, quarantine_budget: float | None) -> None:
@@ -297,6 +308,8 @@ def build(
         f"{data['warning_count']} warnings, {data['quarantine_count']} quarantined) "
         f"in {data['seconds']} s"
     )
+    if data["ignored"]:
+        click.echo(f"ignored: {_ignored_line(data['ignored'])}")
 
 
 @click.command()
