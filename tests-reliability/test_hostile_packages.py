@@ -276,7 +276,7 @@ def _two_tops(package: Path) -> Path:
     make_zip(package, target)
     with zipfile.ZipFile(target, "a") as zf:
         zf.writestr("OTHER/readme.txt", b"a note beside the release")
-        zf.writestr("JPPM2026099/JUDGE/judge_20260331.csv", b"01,a second release\r\n")
+        zf.writestr("JPPM2026099/FI/FI/fi_A_20260331.csv", b"A,a second release\r\n")
     return target
 
 

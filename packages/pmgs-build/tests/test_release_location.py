@@ -39,6 +39,7 @@ NO_RELEASE = [
     "data/classes.csv",
     "data/2026/fi_A_20260331.csv",
     "photos/FI/img.png",  # a folder named FI is not a data group folder: FI/FI is
+    "misc/JUDGE/judge.csv",  # nor is a lone JUDGE: too common a name to be evidence
     "__MACOSX/data/._classes.csv",
 ]
 
@@ -57,7 +58,7 @@ def test_no_release_names_what_was_looked_for_and_found(tmp_path: Path, form: st
         assert looked_for in message
     # What the top two levels hold (leftovers left out), and a hint.
     found = message.split("top two levels hold ", 1)[1]
-    for entry in ("data/", "data/2026/", "notes.txt", "photos/", "photos/FI/"):
+    for entry in ("data/", "data/2026/", "misc/JUDGE/", "notes.txt", "photos/", "photos/FI/"):
         assert entry in found
     assert "__MACOSX" not in found
     assert "release folder or the ZIP" in message

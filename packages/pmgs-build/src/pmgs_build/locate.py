@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from pmgs_build.groups import KNOWN_GROUPS
+from pmgs_build.groups import CLASSIFICATION_GROUPS, KNOWN_GROUPS
 from pmgs_build.issues import BuildError, BuildIssue, IssueCode
 
 __all__ = [
@@ -29,6 +29,10 @@ MAX_DEPTH: Final = 3
 that (``Y/X/X/JPPM…``) three."""
 SCAN_DEPTH: Final = MAX_DEPTH + max(group.count("/") + 1 for group in KNOWN_GROUPS)
 """How many folder levels must be listed to see every group folder of every candidate."""
+
+_EVIDENCE: Final = tuple(sorted(CLASSIFICATION_GROUPS))
+"""Folders whose presence makes a folder the release: the code/text groups every release has
+(a lone ``JUDGE`` or ``COPYRGHT`` folder is too common a name to be evidence)."""
 
 _LEFTOVER_FOLDERS: Final = frozenset(
     {
@@ -87,7 +91,7 @@ def locate_release(
         found = [
             prefix
             for prefix in _candidates(folders, depth)
-            if any((prefix + group).casefold() in folded for group in KNOWN_GROUPS)
+            if any((prefix + group).casefold() in folded for group in _EVIDENCE)
         ]
         if len(found) > 1:
             raise _error(
@@ -145,13 +149,12 @@ def _not_found(source_name: str, files: list[str], folders: set[str]) -> BuildEr
     shown = ", ".join(top[:_SHOWN]) + (
         f" and {len(top) - _SHOWN} more" if len(top) > _SHOWN else ""
     )
-    groups = ", ".join(sorted({group.split("/", 1)[0] for group in KNOWN_GROUPS}))
     return _error(
         IssueCode.RELEASE_FOLDER_NOT_FOUND,
         f"no PMGS release in {source_name}: looked at its top and up to {MAX_DEPTH} folders "
-        f"down for a folder holding the data group folders ({groups}: e.g. FI/FI, "
-        f"FTERM/THEME, IPC/IPC8U_TEXT, files such as {_EXAMPLE}); its top two levels hold "
-        f"{shown or 'nothing'}. Give the JPPM… release folder or the ZIP as downloaded",
+        f"down for a folder holding a code/text data group folder ({', '.join(_EVIDENCE)}; "
+        f"files such as {_EXAMPLE}); its top two levels hold {shown or 'nothing'}. Give the "
+        "JPPM… release folder or the ZIP as downloaded",
     )
 
 
