@@ -102,20 +102,13 @@ MODULES = (
     Module(
         "csv_reader",
         "pmgs-build",
-        ("src/pmgs_build/adapters/base.py",),
+        ("src/pmgs_build/adapters/csv_reader.py",),
         # the fragments check what is stored; the failure cases check the CSV_ENCODING and
         # CSV_MALFORMED paths and their row locators
         (
             "tests/test_reader_fragments.py",
             "tests/test_build_failures.py",
             "tests/test_csv_failures.py",
-        ),
-        # base.py also holds the build context; the CSV reader is its CsvRecords class and
-        # the two helpers it calls.
-        (
-            "pmgs_build.adapters.base.xǁCsvRecordsǁ*",
-            "pmgs_build.adapters.base.x_decode_cp932*",
-            "pmgs_build.adapters.base.x__is_header*",
         ),
     ),
     Module(

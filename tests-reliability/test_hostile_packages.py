@@ -270,10 +270,13 @@ def _overlapping_entries(package: Path) -> Path:
 
 
 def _two_tops(package: Path) -> Path:
+    """A second top folder that also holds a data group folder: which release is meant is
+    not certain (a folder of other files beside the release is ignored, ADR 0019)."""
     target = package.parent / f"{package.name}.zip"
     make_zip(package, target)
     with zipfile.ZipFile(target, "a") as zf:
-        zf.writestr("OTHER/readme.txt", b"a second top directory")
+        zf.writestr("OTHER/readme.txt", b"a note beside the release")
+        zf.writestr("JPPM2026099/FI/FI/fi_A_20260331.csv", b"A,a second release\r\n")
     return target
 
 
@@ -406,7 +409,7 @@ CASES: list[Case] = [
     Case("zip_bomb_by_count", _count_bomb, fatal="ZIP_TOO_LARGE"),
     Case("zip_truncated", _zip_bytes(lambda d: d[: len(d) // 2]), fatal="ZIP_INVALID"),
     Case("zip_random_bytes", _zip_bytes(lambda d: os.urandom(len(d))), fatal="ZIP_INVALID"),
-    Case("zip_two_top_directories", _two_tops, fatal="ZIP_LAYOUT_INVALID"),
+    Case("zip_two_top_releases", _two_tops, fatal="RELEASE_FOLDER_AMBIGUOUS"),
     # added with the time limit of PDF workers, disk-full handling and more encodings
     Case("pdf_encrypted", _corrupted("pdf_encrypted"), quarantine="PDF_ENCRYPTED"),
     Case(

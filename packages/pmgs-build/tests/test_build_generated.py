@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import shutil
 import sqlite3
 from collections.abc import Iterator
@@ -318,14 +319,39 @@ def test_a_group_over_its_error_budget_is_not_recognised(
     lines = path.read_bytes().split(b"\r\n")
     damaged = [line.rsplit(b",", 1)[0] if i % 10 == 0 else line for i, line in enumerate(lines)]
     path.write_bytes(b"\r\n".join(damaged))
+    planted = [f"row:{i + 1}" for i, line in enumerate(lines) if i % 10 == 0 and line]
+    records = sum(  # the group's records: every FI_THEME file's non-empty lines
+        1
+        for file in (root / "FI" / "FI_THEME").glob("*.csv")
+        for line in file.read_bytes().split(b"\r\n")
+        if line
+    )
     with pytest.raises(BuildError) as raised:
         build_database(root, tmp_path / "out.sqlite")
     error = raised.value
     assert error.code == IssueCode.FORMAT_NOT_RECOGNISED
-    assert "FI/FI_THEME" in error.issues[0].message
+    message = error.issues[0].message
+    # The group, the share, the reason codes and the way out, computed here from the damage.
+    share = len(planted) / records
+    assert f"data group FI/FI_THEME: {len(planted)} of {records} records ({share:.1%})" in message
+    assert f"({IssueCode.FI_THEME_COLUMN_COUNT} {len(planted)})" in message
+    assert f"--quarantine-budget {math.ceil(share * 100) / 100:g} " in message
     assert {issue.code for issue in error.issues[1:]} == {IssueCode.FI_THEME_COLUMN_COUNT}
     assert not (tmp_path / "out.sqlite").exists()
-    # A generous budget lets the same package through, with every damaged row kept.
-    report = build_database(root, tmp_path / "out.sqlite", error_budget=0.5)
-    planted = sum(1 for i, line in enumerate(lines) if i % 10 == 0 and line)
-    assert report.quarantined == {"FI/FI_THEME": planted}
+    # The budget the message names lets the same package through, every damaged row listed.
+    report = build_database(root, tmp_path / "out.sqlite", quarantine_budget=0.5)
+    assert report.quarantined == {"FI/FI_THEME": len(planted)}
+    with sqlite3.connect(tmp_path / "out.sqlite") as conn:
+        listed = [
+            locator
+            for (locator,) in conn.execute(
+                "SELECT locator FROM quarantine WHERE data_group = 'FI/FI_THEME' ORDER BY id"
+            )
+        ]
+    assert listed == planted
+    # 1 never refuses; strict and a budget conflict, whatever the budget.
+    assert build_database(root, tmp_path / "all.sqlite", quarantine_budget=1).quarantine_count
+    with pytest.raises(ValueError, match="strict and quarantine_budget conflict"):
+        build_database(root, tmp_path / "x.sqlite", strict=True, quarantine_budget=1)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        build_database(root, tmp_path / "x.sqlite", quarantine_budget=1.5)

@@ -505,3 +505,33 @@ def test_an_unknown_theme_becomes_reference_only(sample: Path) -> None:
         assert status == [("reference_only",)]
     finally:
         db.close()
+
+
+def test_a_data_table_inside_a_layout_table_is_read(sample: Path) -> None:
+    """A page laid out with a table (a menu cell beside a content cell) holding the data
+    table: the layout table is not data, the nested one is read row for row."""
+    page = "\r\n".join(
+        [
+            f"<html><head>{_UTF8_META}</head><body>",
+            '<table width="100%"><tr><td>メニュー</td><td>',
+            "<table>",
+            "<tr><th>テーマコード</th><th>付加コード</th><th>説明</th></tr>",
+            f"<tr><td>{_SAMPLE_THEME}</td><td>ZA01</td><td>ラベル</td></tr>",
+            f"<tr><td>{_SAMPLE_THEME}</td><td>ZA02</td><td>別のラベル</td></tr>",
+            "</table>",
+            '</td></tr><tr><td colspan="2">フッター</td></tr></table></body></html>',
+        ]
+    )
+    path = _replace(sample, "FTERM/ADD_CODE", page.encode("utf-8"))
+    report, conn = _builds(sample)
+    assert report.quarantine_count == 0
+    assert "HTML_HEADER_UNKNOWN" not in report.warnings
+    segments = conn.execute(
+        "SELECT t.heading, t.body, t.locator FROM document_text t JOIN source_file s "
+        "ON s.id = t.source_file_id WHERE s.path = ? ORDER BY t.sequence_number",
+        (path,),
+    ).fetchall()
+    assert segments == [
+        (_SAMPLE_THEME, "ZA01 ラベル", "table-row:2"),
+        (_SAMPLE_THEME, "ZA02 別のラベル", "table-row:3"),
+    ]

@@ -373,7 +373,7 @@ def definition_rows(package: str, **options: Any) -> list[list[object]]:
     import sqlite3
 
     from pmgs_build import take_inventory
-    from pmgs_build.adapters.base import BuildContext
+    from pmgs_build.adapters.context import BuildContext
     from pmgs_build.adapters.ipc_definition import parse_ipc_definitions
     from pmgs_build.issues import IssueLog
     from pmgs_build.writer import ConceptRegistry, Loader
@@ -392,11 +392,15 @@ def definition_rows(package: str, **options: Any) -> list[list[object]]:
 
 
 def test_workers_that_cannot_start_fall_back_to_this_process(small: GeneratedPackage) -> None:
-    """A script on stdin: spawned workers cannot import ``<stdin>`` as the main module."""
+    """Workers that cannot start (here: the plain spawn context, whose workers import the
+    ``<stdin>`` main module, which is no file) leave the text to this process."""
     script = "\n".join(
         [
             "import json",
+            "import multiprocessing",
             "from typing import Any",
+            "import pmgs_build.adapters.ipc_definition as d",
+            "d._WorkerContext = type(multiprocessing.get_context('spawn'))",
             inspect.getsource(definition_rows),
             f"print(json.dumps(definition_rows({str(small.path)!r})))",
         ]

@@ -15,7 +15,7 @@ from pmgs_build import (
     setup_release,
     validate_database,
 )
-from pmgs_build.setup import _setup_lock
+from pmgs_build.setup._stages import setup_lock
 from pmgs_build.testing import make_zip
 from pmgs_core import PMGSStore
 
@@ -74,7 +74,7 @@ def test_failure_leaves_pointer_and_removes_staging(installed: Path, tmp_path: P
 
 
 def test_lock_refuses_a_second_setup(installed: Path) -> None:
-    with _setup_lock(installed), pytest.raises(SetupError) as caught:
+    with setup_lock(installed), pytest.raises(SetupError) as caught:
         setup_release(sample_package_path(), installed, release="JPPM2026007")
     assert caught.value.code == "SETUP_LOCKED"
 
@@ -129,7 +129,7 @@ def test_validate_detects_a_broken_release_row(installed: Path, tmp_path: Path) 
 def test_setup_reuses_the_builds_validation(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pmgs_build.setup as setup_module
+    import pmgs_build.setup._transaction as setup_module
 
     calls: list[Path] = []
     real = setup_module.validate_database

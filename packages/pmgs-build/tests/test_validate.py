@@ -18,8 +18,8 @@ import pytest
 
 from pmgs_build import BuildError, BuildReport, IssueCode, build_database, validate_database
 from pmgs_build import build as build_module
+from pmgs_build.build_counts import BUILD_COUNTS_KEY
 from pmgs_build.testing import GeneratedPackage, generate_package
-from pmgs_build.validate import BUILD_COUNTS_KEY
 from pmgs_core import TABLES
 
 HANDMADE = Path(__file__).parent / "data" / "handmade" / "JPPM2026001"

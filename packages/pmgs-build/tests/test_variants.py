@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from pmgs_build import BuildError, build_database
+from pmgs_build import BuildError, BuildReport, build_database
 from pmgs_build.testing import VARIANT_KINDS, Variant, generate_package, make_variant
 from pmgs_core import PMGSStore
 
@@ -243,6 +243,7 @@ class Outcome:
     manifest_after: dict[str, str]
     database: Path | None
     error: BuildError | None
+    report: BuildReport | None = None
 
     def built(self) -> Path:
         if self.database is None:
@@ -271,11 +272,14 @@ def outcome(
     output = directory / "variant.sqlite"
     database: Path | None = output
     error: BuildError | None = None
+    report: BuildReport | None = None
+    source = package / variant.source.format(name=package.name)
+    release = package.name if variant.needs_release else None
     try:
-        build_database(package, output)
+        report = build_database(source, output, release=release)
     except BuildError as failure:
         database, error = None, failure
-    yield Outcome(kind, variant, base, package, returned, before, after, database, error)
+    yield Outcome(kind, variant, base, package, returned, before, after, database, error, report)
     shutil.rmtree(directory, ignore_errors=True)
 
 
@@ -416,3 +420,19 @@ def test_quarantine_holds_exactly_the_expected_rows(outcome: Outcome) -> None:
     with _connect(outcome.built()) as conn:
         count = conn.execute("SELECT COUNT(*) FROM quarantine").fetchone()[0]
     assert count == outcome.variant.quarantined
+
+
+def test_what_was_ignored_is_reported(outcome: Outcome) -> None:
+    """The report lists exactly what the container held besides the release (ADR 0019),
+    and the release id and manifest are the base's, wherever the release sat."""
+    outcome.built()
+    assert outcome.report is not None
+    name = outcome.package.name
+    expected = sorted(p.format(name=name) for p in outcome.variant.ignored)
+    assert list(outcome.report.ignored) == expected
+    assert outcome.report.release == name
+    moved = outcome.variant.source or outcome.variant.ignored or outcome.report.release_path
+    if moved:  # a container variant: the release's files are the base's, byte for byte
+        sql = "SELECT source_manifest_sha256 FROM release"
+        with _connect(outcome.base.database) as base, _connect(outcome.built()) as built:
+            assert built.execute(sql).fetchone() == base.execute(sql).fetchone()

@@ -16,13 +16,13 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
-from pmgs_build._report_json import report_fields
 from pmgs_build.adapters import ADAPTERS, BuildContext, check_ipc_validity
 from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT
+from pmgs_build.build_counts import BUILD_COUNTS_KEY, encode_build_counts
+from pmgs_build.build_report import BuildReport, GroupCount
 from pmgs_build.digest import logical_digest
 from pmgs_build.inventory import CSV_GROUPS, Inventory, inventory_of
 from pmgs_build.issues import (
@@ -36,88 +36,28 @@ from pmgs_build.issues import (
 from pmgs_build.model import FileStatus, ProgressEvent
 from pmgs_build.output_errors import write_failure
 from pmgs_build.package import PackageReader, ZipLimits, open_package
-from pmgs_build.validate import BUILD_COUNTS_KEY, encode_build_counts, validate_database
+from pmgs_build.validate import validate_database
 from pmgs_build.writer import ConceptRegistry, Loader
 from pmgs_core import SCHEMA_VERSION, TABLES, create_indexes, create_schema, rebuild_search_indexes
 
-__all__ = ["BuildReport", "GroupCount", "build_database"]
+__all__ = ["BuildReport", "GroupCount", "build_database", "quarantine_budget_of"]
 
 logger = logging.getLogger("pmgs_build")
 
 
-@dataclass(frozen=True, slots=True)
-class GroupCount:
-    """What one data group contributed: files, logical records read, records skipped."""
-
-    files: int = 0
-    bytes: int = 0
-    records: int = 0
-    skipped: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        """JSON-ready form."""
-        return report_fields(self, ("files", "bytes", "records", "skipped"))
-
-
-@dataclass(frozen=True, slots=True)
-class BuildReport:
-    """The outcome of a successful build, for the CLI, setup and benchmarks."""
-
-    release: str
-    reference_date: str
-    source_manifest_sha256: str
-    logical_digest: str
-    seconds: float
-    output: str
-    database_bytes: int
-    table_counts: dict[str, int]
-    group_counts: dict[str, GroupCount]
-    warnings: dict[str, int]
-    reference_only_concepts: int
-    builder_version: str
-    schema_version: int = SCHEMA_VERSION
-    phase_seconds: dict[str, float] = field(default_factory=dict)
-    validation: dict[str, Any] | None = None
-    """The :func:`~pmgs_build.validate_database` report of the published bytes."""
-    quarantined: dict[str, int] = field(default_factory=dict)
-    """Quarantined records per data group (the ``quarantine`` table; none in a strict build)."""
-
-    @property
-    def quarantine_count(self) -> int:
-        """All quarantined records together."""
-        return sum(self.quarantined.values())
-
-    @property
-    def warning_count(self) -> int:
-        """All warnings together."""
-        return sum(self.warnings.values())
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (``pmgs build --json``)."""
-        return report_fields(self, _REPORT_FIELDS)
-
-
-_REPORT_FIELDS: Final = (
-    "release",
-    "reference_date",
-    "source_manifest_sha256",
-    "logical_digest",
-    "seconds",
-    "output",
-    "database_bytes",
-    "schema_version",
-    "builder_version",
-    "table_counts",
-    "group_counts",
-    "warnings",
-    "warning_count",
-    "reference_only_concepts",
-    "phase_seconds",
-    "validation",
-    "quarantined",
-    "quarantine_count",
-)
-"""The keys of :meth:`BuildReport.to_dict`, in order."""
+def quarantine_budget_of(strict: bool, budget: float | None) -> float:
+    """The share a build may quarantine per group; raises ``ValueError`` for a budget given
+    with ``strict`` (they conflict) or outside 0-1."""
+    if budget is None:
+        return DEFAULT_ERROR_BUDGET
+    if strict:
+        raise ValueError(
+            "strict and quarantine_budget conflict: strict refuses every record that would be "
+            "quarantined, a budget says how many may be; give one of them"
+        )
+    if not 0.0 <= budget <= 1.0:
+        raise ValueError(f"quarantine_budget {budget!r} is not a share between 0 and 1")
+    return budget
 
 
 def _fail(code: str, message: str) -> BuildError:
@@ -172,13 +112,13 @@ class _Build:
         package: PackageReader | None = None,
         *,
         strict: bool = False,
-        error_budget: float = DEFAULT_ERROR_BUDGET,
+        quarantine_budget: float = DEFAULT_ERROR_BUDGET,
         pdf_timeout: float | None = None,
     ) -> None:
         self.conn = conn
         self.inventory = inventory
         self.progress = progress
-        self.log = IssueLog(strict=strict, error_budget=error_budget)
+        self.log = IssueLog(strict=strict, quarantine_budget=quarantine_budget)
         self.loader = Loader(conn)
         self.registry = ConceptRegistry(self.loader)
         self.ctx = BuildContext(
@@ -492,7 +432,7 @@ def build_database(
     progress: Callable[[ProgressEvent], None] | None = None,
     zip_limits: ZipLimits | None = None,
     strict: bool = False,
-    error_budget: float = DEFAULT_ERROR_BUDGET,
+    quarantine_budget: float | None = None,
     pdf_timeout: float | None = DEFAULT_PDF_TIMEOUT,
 ) -> BuildReport:
     """Build the reference database of the package at ``source`` into the new file ``output``.
@@ -503,13 +443,16 @@ def build_database(
     ``release`` overrides the release id taken from the directory name (``JPPM`` + digits).
     ``progress`` receives :class:`ProgressEvent`\\ s. Records that cannot be read with
     certainty are quarantined (``BuildReport.quarantined``) unless ``strict``, which makes
-    each of them an error; a data group whose quarantined share exceeds ``error_budget``
-    stops the build with ``FORMAT_NOT_RECOGNISED``. ``pdf_timeout`` is the seconds one
-    definition PDF may take in a text worker before it is killed (``PDF_TIMEOUT``; None: no
-    limit). Raises :class:`BuildError` (with every
-    error issue found) when the package cannot be trusted or ``output`` exists; then no file
+    each of them an error; a data group whose quarantined share exceeds ``quarantine_budget``
+    (0-1, default :data:`DEFAULT_ERROR_BUDGET`; 1 never refuses a group) stops the build with
+    ``FORMAT_NOT_RECOGNISED``. ``strict`` with a ``quarantine_budget`` is a ``ValueError``:
+    one refuses every quarantined record, the other says how many may be kept.
+    ``pdf_timeout`` is the seconds one definition PDF may take in a text worker before it is
+    killed (``PDF_TIMEOUT``; None: no limit). Raises :class:`BuildError` (with every error
+    issue found) when the package cannot be trusted or ``output`` exists; then no file
     is left behind.
     """
+    budget = quarantine_budget_of(strict, quarantine_budget)
     started = time.perf_counter()
     output_path = Path(os.path.abspath(output))
     source_path = Path(os.path.abspath(source))
@@ -539,7 +482,7 @@ def build_database(
                 progress,
                 package,
                 strict=strict,
-                error_budget=error_budget,
+                quarantine_budget=budget,
                 pdf_timeout=pdf_timeout,
             )
             build.phase_seconds["inventory"] = inventory_seconds
@@ -584,6 +527,8 @@ def build_database(
         phase_seconds=build.phase_seconds,
         validation=validation,
         quarantined=build.quarantined(),
+        release_path=inventory.release_path,
+        ignored=inventory.ignored,
     )
     if progress is not None:
         progress(ProgressEvent("done", None, 1, 1, "steps"))

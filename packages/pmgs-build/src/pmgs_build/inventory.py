@@ -1,14 +1,9 @@
 """The inventory of a PMGS package: every file, its size, hash, data group and parser.
 
-The inventory comes before any parsing because it is what identifies the source: the SHA-256
-of its manifest names the package a database was built from (setup re-takes the inventory
-after the build to prove the source did not change underneath). It also fixes the release id
-and the reference date, which every answer of the store cites.
-
-The walk is deterministic (paths sorted by code point) and refuses symbolic links and special
-files outright: a link could make the manifest describe files outside the package. A ZIP is
-inventoried in place (:mod:`pmgs_build.package`) and gives the same manifest as the tree it
-extracts to: paths relative to the release directory, directory entries ignored.
+It comes before any parsing because it identifies the source: the SHA-256 of its manifest
+names the package a database was built from (setup re-takes it to prove the source did not
+change), and it fixes the release id and the reference date every answer cites (ADR 0003).
+Paths are relative to the release folder wherever it lies (ADR 0006, ADR 0019).
 """
 
 from __future__ import annotations
@@ -24,6 +19,7 @@ from pathlib import Path
 from typing import Final
 
 from pmgs_build.adapters import ADAPTERS
+from pmgs_build.groups import CLASSIFICATION_GROUPS, CSV_GROUPS, DOCUMENT_GROUPS, KNOWN_GROUPS
 from pmgs_build.issues import BuildError, BuildIssue, IssueCode, IssueLog
 from pmgs_build.model import ProgressEvent, SourceFile
 from pmgs_build.package import Package, ZipLimits, open_package
@@ -39,60 +35,6 @@ __all__ = [
     "take_inventory",
     "validate_release_id",
 ]
-
-CSV_GROUPS: Final = (
-    "CONCORDANCE",
-    "FI/FI",
-    "FI/FI_HB",
-    "FI/FI_HB_E",
-    "FI/FI_KAISEI_LINK",
-    "FI/FI_TEXT",
-    "FI/FI_TEXT_E",
-    "FI/FI_THEME",
-    "FTERM/FTERM",
-    "FTERM/FTERM_E",
-    "FTERM/FTERM_KAISETSU",
-    "FTERM/FTERM_KAISETSU_E",
-    "FTERM/THEME",
-    "FTERM/THEME_E",
-    "IPC/IPC4_TEXT",
-    "IPC/IPC5_TEXT",
-    "IPC/IPC6_TEXT",
-    "IPC/IPC7E_TEXT",
-    "IPC/IPC7_TEXT",
-    "IPC/IPC8B_TEXT",
-    "IPC/IPC8U_TEXT",
-    "JUDGE",
-)
-"""Data groups whose files are CSV (``docs/pmgs-source-format.md``)."""
-
-DOCUMENT_GROUPS: Final = (
-    "FI/FI_KAISEI_DOC",
-    "FTERM/ADD_CODE",
-    "FTERM/ADD_CODE_E",
-    "IPC_KAISEI",
-    "REFERENCE/IPC_TEIGI",
-)
-"""XML, HTML and PDF groups. Unlike the CSV groups, their absence is not warned about: they
-add documents and revision edges to the code tables, and a package without them (an older
-release, a partial download the user chose) still answers every code question."""
-
-KNOWN_GROUPS: Final = (*CSV_GROUPS, *DOCUMENT_GROUPS, "COPYRGHT")
-
-CLASSIFICATION_GROUPS: Final = frozenset(
-    {
-        "FI/FI",
-        "FI/FI_TEXT",
-        "FI/FI_TEXT_E",
-        "FTERM/THEME",
-        "FTERM/THEME_E",
-        "FTERM/FTERM",
-        "FTERM/FTERM_E",
-        *(g for g in CSV_GROUPS if g.startswith("IPC/")),
-    }
-)
-"""The code/text CSVs whose ``_YYYYMMDD`` names carry the reference date (and only these:
-handbooks, explanations and concordances may be dated differently)."""
 
 _GROUPS_LONGEST_FIRST: Final = tuple(sorted(KNOWN_GROUPS, key=len, reverse=True))
 _RELEASE_RE: Final = re.compile(r"JPPM[0-9]+")
@@ -113,6 +55,10 @@ class Inventory:
     files: tuple[SourceFile, ...]
     manifest_sha256: str
     warnings: tuple[BuildIssue, ...]
+    release_path: str = ""
+    """Where the release folder lies in the source (``""``: the source is the release)."""
+    ignored: tuple[str, ...] = ()
+    """What the source holds besides the release, not read (``SOURCE_IGNORED``)."""
 
     @property
     def total_bytes(self) -> int:
@@ -245,19 +191,7 @@ def inventory_of(
 ) -> Inventory:
     """The inventory of an opened package (the build keeps it open to parse from it)."""
     log = IssueLog()
-    if release is None and package.kind == "zip" and not _RELEASE_RE.fullmatch(package.top):
-        raise BuildError(
-            [
-                BuildIssue(
-                    "error",
-                    IssueCode.ZIP_LAYOUT_INVALID,
-                    f"the archive's top directory {package.top!r} is not a release directory "
-                    "(JPPM followed by digits); name the release to build it anyway",
-                    package.top,
-                )
-            ]
-        )
-    release_id = validate_release_id(release if release is not None else package.top)
+    release_id = validate_release_id(release if release is not None else _folder_id(package))
     entries = package.entries(log)
     log.raise_if_errors()
     total_bytes = sum(entry.bytes for entry in entries)
@@ -291,6 +225,8 @@ def inventory_of(
         if progress is not None:
             progress(ProgressEvent("inventory", group, done_bytes, total_bytes, "bytes"))
     log.raise_if_errors()
+    for ignored in package.ignored:
+        log.warning(IssueCode.SOURCE_IGNORED, "beside the release or left by a system", ignored)
     reference_date = _reference_date(files, log)
     log.raise_if_errors()
     manifest = manifest_text(files)
@@ -301,4 +237,19 @@ def inventory_of(
         files=tuple(files),
         manifest_sha256=hashlib.sha256(manifest.encode("utf-8")).hexdigest(),
         warnings=tuple(log.warnings()),
+        release_path=package.located.prefix.rstrip("/"),
+        ignored=package.ignored,
     )
+
+
+def _folder_id(package: Package) -> str:
+    """The release id its folder gives, or the error that asks for ``release=``."""
+    folder = package.located.folder
+    if folder is not None and _RELEASE_RE.fullmatch(folder):
+        return folder
+    if folder is None:
+        why = "the release's files lie at the top of the archive, without their JPPM… folder"
+    else:
+        why = f"the release folder {folder!r} is not named JPPM followed by digits"
+    message = f"{why}; name the release to build it (--release JPPM2026002, release=)"
+    raise BuildError([BuildIssue("error", IssueCode.RELEASE_ID_INVALID, message)])

@@ -1,22 +1,16 @@
 """Build issues: every irregularity of a package becomes one recorded, coded row.
 
-Three outcomes (``docs/pmgs-source-format.md``, ADR 0009). A *warning* is read and kept in the
-``build_issue`` table (a translation that disagrees with its Japanese original, a header row).
-A row, cell, element or file that cannot be read with certainty is *quarantined*: kept with
-its raw text, source and reason in the ``quarantine`` table, never answered as a
-classification; the codes of :data:`QUARANTINE_CODES` are those. An *error* stops the build
-and leaves no database behind: a package that cannot be trusted as a whole (no COPYRGHT, no
-single reference date, unsafe archives or links, two IPC revisions valid at once) or a data
-group whose quarantined share exceeds the error budget (``FORMAT_NOT_RECOGNISED``). With
-``strict`` every quarantine is an error, as before there was a quarantine.
-
-Codes are part of the interface: the CLI, setup and tests match on them, so they never change
-meaning. Each constant below says when it is raised and at which severity.
+A warning is read and kept, a record that cannot be read with certainty is quarantined, an
+error stops the build and leaves nothing behind; the error budget turns too much quarantine
+into an error (ADR 0009, table in docs/pmgs-source-format.md). Codes are part of the
+interface and never change meaning; each constant below says when it is raised.
 """
 
 from __future__ import annotations
 
 import json
+import math
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -50,7 +44,16 @@ class IssueCode:
     SOURCE_UNREADABLE: Final = "SOURCE_UNREADABLE"
     """Error: a file or directory of the package could not be read (permissions, I/O)."""
     RELEASE_ID_INVALID: Final = "RELEASE_ID_INVALID"
-    """Error: the release id (directory name or ``release=``) is not ``JPPM`` + digits."""
+    """Error: the release id (its folder's name or ``release=``) is not ``JPPM`` + digits, or
+    the release has no folder (its files at the top of a ZIP) and no ``release=`` names it."""
+    RELEASE_FOLDER_NOT_FOUND: Final = "RELEASE_FOLDER_NOT_FOUND"
+    """Error: no folder at the top of the source or up to two levels down holds a data group
+    folder; the message lists what was looked for and what the top two levels hold."""
+    RELEASE_FOLDER_AMBIGUOUS: Final = "RELEASE_FOLDER_AMBIGUOUS"
+    """Error: two folders at the same depth of the source each hold a release."""
+    SOURCE_IGNORED: Final = "SOURCE_IGNORED"
+    """Warning: a file or folder left beside the release or by an operating system (``__MACOSX``,
+    ``._*``, ``.DS_Store``, ``Thumbs.db``, ``desktop.ini``, ``~$*``, read-me notes) not read."""
     REFERENCE_DATE_MISSING: Final = "REFERENCE_DATE_MISSING"
     """Error: no classification CSV name carries a ``_YYYYMMDD`` date."""
     REFERENCE_DATE_AMBIGUOUS: Final = "REFERENCE_DATE_AMBIGUOUS"
@@ -70,7 +73,7 @@ class IssueCode:
     its records, and always more than 2), or the whole build quarantined more than
     :data:`QUARANTINE_HARD_LIMIT` records: the package is not in a format pmgs knows, and a
     database built from what was left would be misleading. The message names the group, the
-    share and a sample of the rows."""
+    share, the reason codes, the ``quarantine_budget`` that would let it build, and a sample."""
 
     # -- the output --------------------------------------------------------------------------
     OUTPUT_EXISTS: Final = "OUTPUT_EXISTS"
@@ -225,10 +228,9 @@ class IssueCode:
     """Error: the archive's members exceed the documented bounds (total uncompressed size,
     member count, or compression ratio of one member): a zip bomb is refused unread."""
     ZIP_LAYOUT_INVALID: Final = "ZIP_LAYOUT_INVALID"
-    """Error: the archive is not one release directory (``JPPM…/``) holding the package, or
-    two members have the same path, also when the names differ only in case or Unicode
-    normalisation (one would replace the other on a case-insensitive or normalising file
-    system)."""
+    """Error: two members have the same path, also when the names differ only in case or
+    Unicode normalisation (one would replace the other on a case-insensitive or normalising
+    file system), or a path is both a file and a directory."""
 
     # -- FI revision XML (FI/FI_KAISEI_DOC) ------------------------------------------------
     XML_MALFORMED: Final = "XML_MALFORMED"
@@ -452,13 +454,13 @@ class IssueLog:
         max_errors: int = 200,
         *,
         strict: bool = False,
-        error_budget: float = DEFAULT_ERROR_BUDGET,
+        quarantine_budget: float = DEFAULT_ERROR_BUDGET,
     ) -> None:
-        if not 0.0 <= error_budget <= 1.0:
-            raise ValueError("error_budget is a share between 0 and 1")
+        if not 0.0 <= quarantine_budget <= 1.0:
+            raise ValueError("quarantine_budget is a share between 0 and 1")
         self.max_errors = max_errors
         self.strict = strict
-        self.error_budget = error_budget
+        self.quarantine_budget = quarantine_budget
         self.group = ""
         self.current_raw: str | list[str] | None = None
         self._issues: list[BuildIssue] = []
@@ -528,7 +530,8 @@ class IssueLog:
         if len(self._quarantined) >= QUARANTINE_HARD_LIMIT:
             raise self._format_error(
                 f"{len(self._quarantined):,} records quarantined before the build ended "
-                f"(limit {QUARANTINE_HARD_LIMIT:,})",
+                f"(limit {QUARANTINE_HARD_LIMIT:,}, whatever the quarantine budget); the "
+                "package is not in a format pmgs knows",
                 self._quarantined,
             )
 
@@ -551,24 +554,29 @@ class IssueLog:
         if not units:
             return
         total = max(records, units)
-        allowed = max(QUARANTINE_ALLOWANCE, int(self.error_budget * total))
+        allowed = max(QUARANTINE_ALLOWANCE, int(self.quarantine_budget * total))
         if units <= allowed:
             return
         entries = [q for q in self._quarantined if q.data_group == group]
+        reasons = Counter(q.code for q in entries)
+        share = units / total
+        way_out = min(1.0, math.ceil(share * 100) / 100)
         raise self._format_error(
-            f"data group {group}: {units:,} of {total:,} records ({units / total:.1%}) could "
-            f"not be read, over the error budget of {self.error_budget:.0%} "
-            f"(at least {QUARANTINE_ALLOWANCE})",
+            f"data group {group}: {units:,} of {total:,} records ({share:.1%}) could not be "
+            f"read ({', '.join(f'{code} {n:,}' for code, n in reasons.most_common())}), over "
+            f"the quarantine budget of {self.quarantine_budget:.0%} (at least "
+            f"{QUARANTINE_ALLOWANCE}); the package is not in a format pmgs knows. To build "
+            f"anyway with every unreadable record quarantined and listed, raise the budget: "
+            f"--quarantine-budget {way_out:g} (1: never refuse; quarantine_budget= in Python)",
             entries,
         )
 
     def _format_error(self, summary: str, entries: list[Quarantined]) -> BuildError:
-        sample = entries[:_SAMPLE_ROWS]
-        shown = "; ".join(f"{q.source_path} {q.locator}: {q.code} {q.raw[:120]}" for q in sample)
+        sample = entries[:_SAMPLE_ROWS]  # the issues after the head, each with its locator
         head = BuildIssue(
             "error",
             IssueCode.FORMAT_NOT_RECOGNISED,
-            f"{summary}; the package is not in a format pmgs knows. Sample: {shown}",
+            summary,
             sample[0].source_path if sample else None,
             sample[0].locator if sample else None,
         )

@@ -1,27 +1,9 @@
-"""Where the package's bytes come from: the extracted directory, or the ZIP as downloaded.
+"""Where the package's bytes come from: a directory, or the ZIP as downloaded, read in place.
 
-The ZIP is read in place (ADR 0006): extracting a 1 GB archive first would need the disk
-space twice and a second tree to clean up after a failure, and extraction is where hostile
-archives do their damage (``../`` names, links, bombs). Reading in place turns every one of
-those into a check on the central directory, made before a single member is decompressed:
-
-- member names that could leave the package (absolute, drive letter, ``..``, ``.``, empty
-  components, backslash, NUL) and symbolic-link members → ``ZIP_MEMBER_UNSAFE``;
-- more members, more declared bytes, or a higher compression ratio of one member than the
-  bounds below, or member data that overlaps other members (the overlapped-entry bomb, where
-  thousands of entries share one compressed stream) → ``ZIP_TOO_LARGE``;
-- not a ZIP, encrypted members, unknown compression methods → ``ZIP_INVALID``;
-- anything but one top directory holding every member, or two members of one path, also
-  when their names differ only in case or Unicode normalisation (NFC/NFD), so that an
-  extraction to a case-insensitive or normalising file system would make one replace the
-  other → ``ZIP_LAYOUT_INVALID``.
-
-Declared sizes are then still not trusted: every read counts the bytes that actually come out
-of a member and stops at its declared size, and a member that yields fewer bytes than it
-declared (or fails its CRC) is ``ZIP_INVALID``.
-
-One :class:`ZipPackage` holds one open :class:`zipfile.ZipFile` for a whole build (a package
-has about 7,000 members) and opens members on demand; the build closes it when it ends.
+Every ZIP check is made on the central directory before a member is decompressed, and a
+member's declared size is still not trusted while it is read (ADR 0006). In either form the
+release is found by its structure (:mod:`pmgs_build.locate`, ADR 0019); paths are relative
+to the release folder, so a ZIP and the tree it extracts to give the same manifest.
 """
 
 from __future__ import annotations
@@ -41,6 +23,7 @@ from types import TracebackType
 from typing import IO, BinaryIO, Final, Protocol
 
 from pmgs_build.issues import BuildError, BuildIssue, IssueCode, IssueLog
+from pmgs_build.locate import SCAN_DEPTH, Located, in_leftover, is_leftover, locate_release
 from pmgs_build.model import SourceFile
 
 __all__ = [
@@ -70,6 +53,8 @@ RATIO_FLOOR_BYTES: Final = 1 << 20
 """Members declaring less than this are not ratio-checked: a few KiB of zeros may compress a
 thousandfold and harm nobody (the total bound still counts them)."""
 
+_SCAN_ENTRIES: Final = 100_000
+"""Entries the search for the release lists at most (a source far larger is not a release)."""
 _READ_CHUNK: Final = 1 << 20
 _BUFFER: Final = 1 << 16
 _LOCAL_HEADER: Final = struct.Struct("<4s5H3L2H")
@@ -139,15 +124,20 @@ FILE_READER: Final[PackageReader] = _FileReader()
 class Package:
     """An opened package: list its files, read them, close it.
 
-    ``path`` is the directory or the archive; ``top`` is the release directory's name (the
-    default release id).
+    ``path`` is the directory or the archive; ``located`` says where the release is in it,
+    its folder name (the default release id) and what beside it is ignored.
     """
 
     kind: str = ""
 
-    def __init__(self, path: Path, top: str) -> None:
+    def __init__(self, path: Path, located: Located) -> None:
         self.path = path
-        self.top = top
+        self.located = located
+
+    @property
+    def ignored(self) -> tuple[str, ...]:
+        """What the source holds besides the release (folders end in ``/``), not read."""
+        return self.located.ignored
 
     def entries(self, log: IssueLog) -> list[PackageEntry]:
         """Every file, sorted by path; problems are logged (the caller raises)."""
@@ -199,9 +189,21 @@ class DirectoryPackage(Package):
 
     kind = "directory"
 
+    def __init__(self, path: Path) -> None:
+        files, folders = _scan(path)
+        super().__init__(
+            path,
+            locate_release(files, folders, source_name=path.name, root_folder=path.name),
+        )
+        self._leftovers: list[str] = []
+
+    @property
+    def ignored(self) -> tuple[str, ...]:
+        return tuple(sorted({*self.located.ignored, *self._leftovers}))
+
     def entries(self, log: IssueLog) -> list[PackageEntry]:
         found: list[PackageEntry] = []
-        pending: list[tuple[Path, str]] = [(self.path, "")]
+        pending: list[tuple[Path, str]] = [(self.path / self.located.prefix, "")]
         while pending:
             directory, prefix = pending.pop()
             try:
@@ -211,6 +213,9 @@ class DirectoryPackage(Package):
                 continue
             for item in listed:
                 relative = prefix + item.name
+                if is_leftover(item.name, folder=item.is_dir(follow_symlinks=False)):
+                    self._leftovers.append(self.located.prefix + relative + "/" * item.is_dir())
+                    continue
                 try:
                     info = item.stat(follow_symlinks=False)
                 except OSError as error:
@@ -318,18 +323,24 @@ class ZipPackage(Package):
             ) from None
         self._zip = archive
         try:
-            top, members = self._check(path, archive)
+            files, folders = self._check(path, archive)
+            located = locate_release(files, folders, source_name=path.name, root_folder=None)
         except BaseException:
             archive.close()
             raise
-        super().__init__(path, top)
-        self._members = members
+        super().__init__(path, located)
+        prefix = located.prefix
+        self._members = {
+            name: info
+            for name, info in files.items()
+            if name.startswith(prefix) and not in_leftover(name[len(prefix) :])
+        }
 
     # -- checks on the central directory, before any member is read ----------------------
 
     def _check(
         self, path: Path, archive: zipfile.ZipFile
-    ) -> tuple[str, dict[str, zipfile.ZipInfo]]:
+    ) -> tuple[dict[str, zipfile.ZipInfo], set[str]]:
         infos = archive.infolist()
         limits = self.limits
         log = IssueLog()
@@ -379,7 +390,7 @@ class ZipPackage(Package):
     # -- reading ---------------------------------------------------------------------------
 
     def entries(self, log: IssueLog) -> list[PackageEntry]:
-        prefix = self.top + "/"
+        prefix = self.located.prefix
         found = [
             PackageEntry(name[len(prefix) :], self.path, info.file_size, name)
             for name, info in self._members.items()
@@ -460,16 +471,10 @@ def _check_no_overlap(
         log.error(IssueCode.SOURCE_UNREADABLE, f"cannot read {path.name}: {error.strerror}")
 
 
-def _layout(infos: list[zipfile.ZipInfo], log: IssueLog) -> tuple[str, dict[str, zipfile.ZipInfo]]:
-    """The top directory and the file members by name; one top directory, unique paths."""
-    tops = sorted({info.filename.split("/", 1)[0] for info in infos})
-    if len(tops) != 1:
-        shown = ", ".join(repr(t) for t in tops[:5]) if tops else "none"
-        raise _fail(
-            IssueCode.ZIP_LAYOUT_INVALID,
-            f"the archive must hold one release directory; its top level has {shown}",
-        )
-    top = tops[0]
+def _layout(
+    infos: list[zipfile.ZipInfo], log: IssueLog
+) -> tuple[dict[str, zipfile.ZipInfo], set[str]]:
+    """The file members by name and the folders; unique paths, none both file and folder."""
     files: dict[str, zipfile.ZipInfo] = {}
     folded: dict[str, str] = {}
     directories: set[str] = set()
@@ -477,13 +482,6 @@ def _layout(infos: list[zipfile.ZipInfo], log: IssueLog) -> tuple[str, dict[str,
         name = info.filename
         if info.is_dir():
             directories.add(name.rstrip("/"))
-            continue
-        if "/" not in name:
-            log.error(
-                IssueCode.ZIP_LAYOUT_INVALID,
-                "a file at the top level, outside the release directory",
-                name,
-            )
             continue
         if name in files:
             log.error(IssueCode.ZIP_LAYOUT_INVALID, "two members have this path", name)
@@ -503,7 +501,34 @@ def _layout(infos: list[zipfile.ZipInfo], log: IssueLog) -> tuple[str, dict[str,
     for name in sorted(files.keys() & directories):
         log.error(IssueCode.ZIP_LAYOUT_INVALID, "a path that is both a file and a directory", name)
     log.raise_if_errors()
-    return top, files
+    return files, directories
+
+
+def _scan(root: Path) -> tuple[list[str], list[str]]:
+    """Files and folders of the top :data:`SCAN_DEPTH` levels of a directory, links not
+    followed (the walk of the release refuses them), leftover folders not entered."""
+    files: list[str] = []
+    folders: list[str] = []
+    pending: list[tuple[Path, str, int]] = [(root, "", 0)]
+    while pending and len(files) + len(folders) < _SCAN_ENTRIES:
+        directory, prefix, depth = pending.pop()
+        try:
+            listed = list(os.scandir(directory))
+        except OSError:
+            continue  # the walk of the release reports what it cannot list
+        for item in listed:
+            relative = prefix + item.name
+            try:
+                is_folder = item.is_dir(follow_symlinks=False)
+            except OSError:
+                is_folder = False
+            if not is_folder:
+                files.append(relative)
+                continue
+            folders.append(relative)
+            if depth + 1 < SCAN_DEPTH and not is_leftover(item.name, folder=True):
+                pending.append((Path(item.path), relative + "/", depth + 1))
+    return files, folders
 
 
 def _folded(name: str) -> str:
@@ -520,7 +545,7 @@ def open_package(source: str | os.PathLike[str], *, zip_limits: ZipLimits | None
     """
     path = Path(os.path.abspath(source))
     if path.is_dir():
-        return DirectoryPackage(path, path.name)
+        return DirectoryPackage(path)
     if path.is_file():
         return ZipPackage(path, zip_limits)
     raise _fail(IssueCode.SOURCE_NOT_DIRECTORY, "the source is neither a directory nor a ZIP file")

@@ -1,25 +1,10 @@
 """The one table of a package HTML file (``IPC_KAISEI``, ``FTERM/ADD_CODE(_E)``), read strictly.
 
-The HTML files of the package are hand-made pages with markup errors (an unclosed ``<font>``
-in the footer row), so only libxml2's recovering HTML parser reads them; what it had to repair
-is reported once per file as ``HTML_RECOVERY_USED``. The bytes must decode strictly in the
-charset the page declares (CP932 for a page declared Shift_JIS that needs it).
-
-Tables are read by shape, not by wording (ADR 0009), because other writers of the format word
-and mark up their headers differently: the first row is the header when its cells are all
-``<th>``, when it matches a known header in Japanese or English, or when its first cell is not
-data; columns are taken by position; a single cell spanning several columns is a footer. An
-unknown header wording is a warning (``HTML_HEADER_UNKNOWN``), a page without a table another
-(``HTML_NO_TABLE``: an index page beside the tables), and a row without enough cells is
-quarantined (``HTML_TABLE_INVALID``) with its text.
-
-Decoding is done here, not by libxml2: its iconv ``Shift_JIS`` turns the ASCII bytes ``\\``
-and ``~`` into ``¥`` and ``‾``, where browsers (and Python) keep them ASCII, and it replaces
-undecodable bytes silently. The strictly decoded text is handed to the parser as UTF-8 bytes
-with the encoding fixed, so what is parsed is exactly what was checked.
-
-``table-row:N`` is the N-th ``<tr>`` of the table, 1-based, the header row being 1: the row a
-reader counts when looking at the page.
+The pages are hand-made, so libxml2's recovering HTML parser reads them and what it repaired
+is reported once per file (``HTML_RECOVERY_USED``). The bytes are decoded here, strictly in
+the declared charset (libxml2's iconv would turn ``\\`` and ``~`` into ``¥`` and ``‾``), and
+the table is read by shape, not wording (ADR 0009). ``table-row:N`` is the N-th ``<tr>`` of
+the table, 1-based, the header row being 1.
 """
 
 from __future__ import annotations
@@ -177,8 +162,9 @@ def _text(cell: etree._Element) -> str:
 
 def _tables(ctx: BuildContext, source: SourceFile, root: etree._Element) -> etree._Element | None:
     """The one table of the page: ``HTML_NO_TABLE`` without any; with several, the only one
-    that has data rows of at least two cells (a layout table around it is not data)."""
-    tables = root.xpath("//table[not(ancestor::table)]")
+    that has data rows of at least two cells. A table holding another is layout around the
+    data (a menu beside the content), never data itself: only innermost tables count."""
+    tables = root.xpath("//table[not(.//table)]")
     if not tables:
         ctx.log.warning(IssueCode.HTML_NO_TABLE, "the page holds no table; retained", source.path)
         return None

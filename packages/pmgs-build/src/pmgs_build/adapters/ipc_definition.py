@@ -1,35 +1,29 @@
 """``REFERENCE/IPC_TEIGI``: the IPC definition PDFs, one document per code, one segment per page.
 
 The code comes from the file name alone (``pmgs_core.ipc_code_from_pdf_name``); the text is
-what pdfium extracts per page, with only ``\\r\\n`` turned into ``\\n``. A page without text is
-a warning and no segment, and the pages after it keep their numbers, because users cite pages.
-
-Extraction is the one CPU-heavy step of the document groups (5,906 files, ≈527 MB), so it runs
-in a process pool (ADR 0007). The pool only ever sees bytes: the main process reads each file
-(the package may be a ZIP), sends it, and takes the results back strictly in input order, so
-ids, rows and warnings do not depend on which worker finishes first. Every database write
-stays in the main process. A worker that dies takes its pool with it; the unfinished files are
-then re-read one at a time in a fresh process, so that the crash is pinned on the file that
-caused it and the build never waits on a dead worker. A worker that hangs on one file is
-killed once that file has taken :data:`DEFAULT_PDF_TIMEOUT` seconds (``pdf_timeout`` of the
-build); the file is ``PDF_TIMEOUT`` and the others of the window are read again the same way.
-An encrypted PDF (pdfium asks for a password) is ``PDF_ENCRYPTED``.
+what pdfium extracts per page. A page without text is a warning and no segment, and later
+pages keep their numbers, because users cite pages. Extraction runs in a process pool that
+only ever sees bytes and answers in input order; a worker that dies or hangs
+(:data:`DEFAULT_PDF_TIMEOUT`) is pinned on its file (ADR 0007, ADR 0014).
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import multiprocessing.context
 import os
 import sys
+import threading
 import time
+import types
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]  # ships no py.typed marker
 import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
@@ -185,21 +179,47 @@ def _code_of(source: SourceFile) -> tuple[ClassificationCode | None, str | None]
         return None, str(error)
 
 
+_MAIN_LOCK: Final = threading.Lock()
+
+
+class _WorkerProcess(multiprocessing.context.SpawnProcess):
+    """A spawned worker that does not re-import the caller's main module.
+
+    A spawned process normally runs the parent's ``__main__`` again (by path or by module
+    name), which fails for a script read from stdin and re-runs a script's build when it has
+    no ``if __name__ == "__main__"`` guard. Workers need only pmgs_build (their function is
+    pickled by reference), so the preparation data is taken with an empty main module.
+    """
+
+    @staticmethod
+    def _Popen(process_obj: Any) -> Any:
+        with _MAIN_LOCK:
+            main = sys.modules["__main__"]
+            sys.modules["__main__"] = types.ModuleType("__main__")
+            try:
+                return multiprocessing.context.SpawnProcess._Popen(process_obj)
+            finally:
+                sys.modules["__main__"] = main
+
+
+class _WorkerContext(multiprocessing.context.SpawnContext):
+    Process = _WorkerProcess
+
+
 class _Pool:
     """A spawn-context process pool that survives a dying worker (see :meth:`result`).
 
     Spawn, not fork: the parent holds an open SQLite connection (and possibly threads), which
-    a forked child would inherit in an undefined state. Spawned workers import the parent's
-    main module; when that fails (a script read from stdin, or one that builds at import time
-    without an ``if __name__ == "__main__"`` guard), no worker can run at all, and the text is
-    then extracted in this process instead of failing every file.
+    a forked child would inherit in an undefined state; the workers do not import the
+    caller's main module (:class:`_WorkerProcess`). Should no worker start all the same, the
+    text is extracted in this process instead of failing every file.
     """
 
     def __init__(self, workers: int, extract: Extractor, timeout: float | None = None) -> None:
         self._workers = workers
         self._extract = extract
         self._timeout = timeout
-        self._context = multiprocessing.get_context("spawn")
+        self._context = _WorkerContext()
         self._executor: ProcessPoolExecutor | None = self._new(workers)
         self._last_settled = time.monotonic()
 

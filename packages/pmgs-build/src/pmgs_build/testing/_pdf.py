@@ -1,22 +1,9 @@
 """A minimal PDF writer for the synthetic ``REFERENCE/IPC_TEIGI`` definitions.
 
-No PDF writing library is a dependency of pmgs, and none is needed: the files only have to be
-valid PDF 1.4 whose text pdfium (the builder's reader) extracts exactly as written. The
-writer therefore emits the few objects such a file needs, by hand, with a correct ``xref``
-table:
-
-* a Type0 font ``HeiseiKakuGo-W5`` with the predefined CMap ``UniJIS-UCS2-H`` over a
-  non-embedded CIDFontType0 of ``Adobe-Japan1-6`` (the standard way to show Japanese without
-  embedding a font; viewers substitute a local Japanese font);
-* a ``/ToUnicode`` CMap that maps each 2-byte code the file uses to itself, so text
-  extraction never depends on the reader knowing the predefined CMap: the strings are
-  UTF-16BE (BMP only), and the extracted text is the text written, line by line;
-* one content stream per page (``Tj`` + ``T*`` per line); a page without text gets a stream
-  that only strokes a line, which is how a real PDF ends up with a page of no extractable text.
-
-Streams are Flate-compressed (``zlib``, deterministic) like real PDFs, so a builder has to
-cope with filters. The byte size is far below the real files (which embed fonts and images);
-page and character counts are what the generator aims to reproduce.
+No PDF library is a dependency: the files only have to be valid PDF 1.4 whose text pdfium
+extracts exactly as written, so the few objects needed are written by hand (a non-embedded
+Japanese CID font, an identity ``/ToUnicode`` map, one Flate stream per page; a page without
+text only strokes a line).
 """
 
 from __future__ import annotations

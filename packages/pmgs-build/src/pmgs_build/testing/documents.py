@@ -1,28 +1,9 @@
-"""The XML, HTML and PDF groups of a synthetic package (written with ``with_documents=True``).
+"""The XML, HTML and PDF groups of a synthetic package (``with_documents=True``).
 
-These groups are documents rather than tables, and each carries its own hostile detail that
-the builder must handle (docs/pmgs-source-format.md):
-
-* ``FI/FI_KAISEI_DOC/<subclass>.xml``: Shift_JIS revision documents, one per FI subclass, plus
-  one retained ``.xsl``. One file holds CP932-only characters, so a strict Shift_JIS parse of
-  it fails and decoding as CP932 succeeds. Some ``<FI>`` codes exist only here (deleted codes:
-  reference-only), some ``<trans>`` are non-empty ("amended to" edges).
-* ``FTERM/ADD_CODE(_E)/*.html``: additional codes per theme, UTF-8.
-* ``IPC_KAISEI/*.html``: IPC revision tables, Shift_JIS, whose endpoints are IPC 8U revisions
-  the package defines (old = expired revision, new = current revision).
-* HTML files that need the parser's recovery mode: an unclosed ``<font>`` in the
-  ``colspan`` footer row.
-* ``REFERENCE/IPC_TEIGI/*.pdf``: one definition per IPC code, Japanese text on most pages,
-  a few pages without any text.
-
-Each group has its writer in :mod:`pmgs_build.testing.writers` (``fi_revision``,
-``additional_code``, ``ipc_revision``, ``ipc_definition``, named like the builder's adapters);
-:class:`DocumentWriter` feeds them and gathers their counts. It is fed by the CSV writer's
-single pass over each section tree (one subclass's FI codes at a time, one IPC 8U code at a
-time), so it stays streaming: only the IPC revision edges (a few thousand at full scale)
-and per-PDF page counts are kept until the end. Every random choice comes from a stream
-named after the file or code it concerns, never from the CSV writer's streams, so switching
-documents on leaves every CSV byte-identical.
+:class:`DocumentWriter` feeds the document writers of :mod:`pmgs_build.testing.writers` from
+the CSV writer's single pass over each section tree, so it streams; its random choices come
+from streams named after the file or code, so switching documents on leaves every CSV
+byte-identical. What each group holds and why: docs/synthetic-packages.md.
 """
 
 from __future__ import annotations

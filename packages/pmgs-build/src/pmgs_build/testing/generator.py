@@ -1,33 +1,9 @@
-"""Synthetic PMGS packages: every CSV data group of ``docs/pmgs-source-format.md``.
+"""``generate_package``: runs the writers of a synthetic package in order.
 
-Nobody on the project may hold the real package, so the builder is developed and tested
-against packages written here. They follow the real layout (directory and file names, column
-counts, fixed-width codes, UTF-8 with and without BOM, CRLF records, quoted multi-line cells)
-and reproduce the irregularities measured on the real release, at a chosen fraction of its size.
-
-How the data hangs together (and why it can be streamed):
-
-* One IPC "base tree" per section (section, classes, subclasses, main groups, dotted
-  subgroups) is generated from its own random stream. The FI table is that tree plus FI-only
-  extensions (development codes ``,501`` and file symbols ``@B``) under each group; the IPC
-  editions are the same tree with a few subgroups left out per older edition. FI, FI texts,
-  handbook, themes, revision links, the IPC editions and the concordance of a section are
-  written in one pass over that tree, each group drawing from its own random stream, so that
-  every group is consistent with the others and nothing is kept in memory but the theme list.
-* F-term themes are planned up front (a few thousand small records at full scale); each theme
-  group file is then written in one pass producing ja and en rows side by side.
-* Every count the builder should reproduce is tallied while writing, so
-  :class:`ExpectedCounts` is exact, not estimated.
-
-All randomness comes from ``random.Random`` seeded with strings derived from ``seed``; no clock,
-no hash randomisation, fixed iteration order: the same arguments give byte-identical files.
-
-Where things are: :mod:`~pmgs_build.testing.plan` (sizes, themes, random streams),
-:mod:`~pmgs_build.testing.tree` (the IPC base tree and forced codes),
-:mod:`~pmgs_build.testing.writers` (one writer per data group, named like the builder's
-adapters), :mod:`~pmgs_build.testing.expected` (the tallies and what they describe),
-:mod:`~pmgs_build.testing.catalog` (group names, columns, real sizes); this module runs them
-in order.
+The package follows the real layout and irregularities at a chosen fraction of the size; one
+IPC base tree per section feeds every group in one streaming pass, every count a correct
+build must reproduce is tallied while writing, and the same arguments give byte-identical
+files. How it hangs together: docs/synthetic-packages.md.
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """Foreign-looking packages: a generated package rewritten the way other writers could.
 
-Every other test of the builder reads packages that :func:`generate_package` wrote, so parser
-and generator agree by construction. A variant takes a copy of such a package and changes
-*how* it is written (header rows, quoting, line ends, encodings, code spellings, names, HTML
-markup, extra pages, a missing optional group) while keeping *what* it says: the same codes,
-texts and relations, so that the same lookups must answer the same. The variants were
-written from ``docs/pmgs-source-format.md`` and the generated files, not from the builder's
-adapters: they are the packages a new user might bring, not the ones our parser expects.
-
-:data:`VARIANT_KINDS` says, per variant, what a correct build reports: the build-issue
-warning codes that must be present, the exact number of quarantined rows, whether the
-variant needs a package written ``with_documents=True``, concepts it adds (the ``Z`` section
-row) and groups it removes. :func:`make_variant` applies one in place.
+A variant changes *how* a copy of a generated package is written (syntax, encodings, code
+spellings, names, markup, what holds the release) while keeping *what* it says, so the same
+lookups must answer the same (ADR 0009, ADR 0019). The variants were written from
+docs/pmgs-source-format.md, not from the adapters. :data:`VARIANT_KINDS` says per variant
+what a correct build reports (:class:`Variant`); :func:`make_variant` applies one in place.
 """
 
 from __future__ import annotations
@@ -22,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from pmgs_build.testing import _variant_containers as z
 from pmgs_build.testing import _variant_csv as c
 from pmgs_build.testing import _variant_documents as d
 from pmgs_build.testing import _variant_indexing as i
@@ -51,6 +45,12 @@ class Variant:
     extra_concepts: tuple[tuple[str, str], ...] = ()
     dropped_groups: frozenset[str] = frozenset()
     extra_code_marker: str = ""
+    source: str = ""
+    """What the build is given, relative to the package root (``{name}``: its name)."""
+    needs_release: bool = False
+    """Nothing in the source names the release: the build is given ``release=``."""
+    ignored: tuple[str, ...] = ()
+    """Exactly what the build reports as ignored, relative to :attr:`source`."""
 
 
 Edit = Callable[[Path], list[Path]]
@@ -374,4 +374,88 @@ _add(
     d.utf8_xml,
     "FI revision XML encoded and declared as UTF-8 instead of Shift_JIS",
     needs_documents=True,
+)
+
+
+# ---------------------------------------------------------------- containers (ADR 0019)
+# The release's files unchanged; what holds them changes: folders around it, a ZIP, and what
+# systems and people leave beside it. Registered apart from the format variants above.
+
+_MACOS_IGNORED: Final = tuple(
+    sorted({"__MACOSX/"} | {p for p in z.MACOS_LEFTOVERS if not p.startswith("__MACOSX/")})
+)
+_NOTES_IGNORED: Final = tuple(sorted(z.NOTES_AND_LOCKS))
+
+
+def _container(
+    kind: str,
+    edit: Edit,
+    description: str,
+    *,
+    source: str = "",
+    needs_release: bool = False,
+    ignored: tuple[str, ...] = (),
+) -> None:
+    """Register one container variant; it warns ``SOURCE_IGNORED`` when it ignores."""
+    warnings = frozenset({"SOURCE_IGNORED"} if ignored else ())
+    VARIANT_KINDS[kind] = Variant(
+        description, warnings, source=source, needs_release=needs_release, ignored=ignored
+    )
+    _EDITS[kind] = edit
+
+
+_container(
+    "dir_nested_one_level",
+    z.nest,
+    "the release folder inside a folder of the same name (Windows Extract All)",
+)
+_container(
+    "dir_nested_two_levels",
+    lambda root: z.nest(root, "pmgs-download"),
+    "the release folder two folders down (X/pmgs-download/JPPM…)",
+)
+_container(
+    "dir_macos_leftovers",
+    lambda root: [*z.nest(root), *z.leftovers(root, z.MACOS_LEFTOVERS)],
+    "a folder copied from a Mac: __MACOSX/, ._ resource forks and .DS_Store files",
+    ignored=_MACOS_IGNORED,
+)
+_container(
+    "dir_notes_and_locks",
+    lambda root: [*z.nest(root), *z.leftovers(root, z.NOTES_AND_LOCKS)],
+    "read-me notes beside the release folder, Thumbs.db, desktop.ini and a ~$ lock file",
+    ignored=_NOTES_IGNORED,
+)
+_container(
+    "zip_nested_one_level",
+    lambda root: z.zip_release(root, f"{root.name}/", z.nest),
+    "a ZIP whose release folder sits inside a folder of the same name",
+    source="{name}.zip",
+)
+_container(
+    "zip_nested_two_levels",
+    lambda root: z.zip_release(root, f"{root.name}/", lambda r: z.nest(r, "pmgs-download")),
+    "a ZIP whose release folder sits two folders down",
+    source="{name}.zip",
+)
+_container(
+    "zip_contents_at_root",
+    lambda root: z.zip_release(root, ""),
+    "a ZIP of the release folder's contents, without the folder",
+    source="{name}.zip",
+    needs_release=True,
+)
+_container(
+    "zip_macos_leftovers",
+    lambda root: z.zip_release(root, "", z.nest, lambda r: z.leftovers(r, z.MACOS_LEFTOVERS)),
+    "a ZIP re-packed on a Mac: __MACOSX/ beside the release folder, ._ files, .DS_Store",
+    source="{name}.zip",
+    ignored=_MACOS_IGNORED,
+)
+_container(
+    "zip_notes_and_locks",
+    lambda root: z.zip_release(root, "", z.nest, lambda r: z.leftovers(r, z.NOTES_AND_LOCKS)),
+    "a ZIP with read-me notes beside the release folder and Windows/Office leftovers",
+    source="{name}.zip",
+    ignored=_NOTES_IGNORED,
 )

@@ -17,6 +17,7 @@ import click
 from pmgs_cli.common import (
     EXIT_NEGATIVE,
     EXIT_OK,
+    EXIT_USAGE,
     CliFailure,
     emit_json,
     handle_errors,
@@ -84,6 +85,10 @@ def _print_setup(report: dict[str, Any], data_dir: Path) -> None:
     for key in ("release", "reference_date", "source_kind", "source_files", "database"):
         grid.add_row(key, str(report.get(key)))
     grid.add_row("source bytes", f"{report['source_bytes']:,}")
+    if report.get("release_path"):
+        grid.add_row("release found in", str(report["release_path"]))
+    if report.get("ignored"):
+        grid.add_row("ignored", _ignored_line(report["ignored"]))
     grid.add_row(
         "free / required",
         f"{report['free_bytes']:,} / {report['required_free_bytes']:,} bytes (3 × source + 1 GiB)",
@@ -106,6 +111,43 @@ def _print_setup(report: dict[str, Any], data_dir: Path) -> None:
         if registration.get("message"):
             grid.add_row("", str(registration["message"]))
     Console().print(Panel(grid, title="pmgs setup", title_align="left"))
+
+
+_quarantine_budget_option = click.option(
+    "--quarantine-budget",
+    type=click.FloatRange(0, 1),
+    default=None,
+    metavar="SHARE",
+    help="Share (0-1) of a data group's records that may be quarantined before the build "
+    "refuses the package with FORMAT_NOT_RECOGNISED (default 0.01; 1: never refuse, build "
+    "with every unreadable record quarantined and listed by `pmgs quarantine`). Conflicts "
+    "with --strict.",
+)
+_pdf_timeout_option = click.option(
+    "--pdf-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds one definition PDF may take before its worker is killed (PDF_TIMEOUT).",
+)
+
+
+def _ignored_line(ignored: list[str]) -> str:
+    """What the source held besides the release, not read: a few names and the count."""
+    shown = ", ".join(ignored[:5])
+    more = f" and {len(ignored) - 5} more" if len(ignored) > 5 else ""
+    return f"{len(ignored)} beside the release or left by a system, not read: {shown}{more}"
+
+
+def _check_conflict(strict: bool, quarantine_budget: float | None) -> None:
+    if strict and quarantine_budget is not None:
+        raise CliFailure(
+            "OPTIONS_CONFLICT",
+            "--strict refuses every record that would be quarantined and --quarantine-budget "
+            "says how many may be: give one of them",
+            exit_code=EXIT_USAGE,
+        )
 
 
 @click.command()
@@ -134,6 +176,8 @@ def _print_setup(report: dict[str, Any], data_dir: Path) -> None:
     help="Refuse the package if any record would be quarantined (by default such records are "
     "kept aside, counted, and the rest is built).",
 )
+@_quarantine_budget_option
+@_pdf_timeout_option
 @click.option("--json", "as_json", is_flag=True, help="Print the setup report as JSON.")
 @click.option("--debug", is_flag=True)
 @handle_errors
@@ -146,6 +190,8 @@ def setup(
     register: bool,
     mcp_check: bool,
     strict: bool,
+    quarantine_budget: float | None,
+    pdf_timeout: float,
     as_json: bool,
     debug: bool,
 ) -> None:
@@ -154,7 +200,8 @@ def setup(
     Any failure leaves state/current.json and every existing database unchanged. The same
     source again reports already_ready and rewrites nothing. Records that cannot be read
     with certainty are quarantined and counted (`pmgs quarantine` lists them) unless
-    --strict; a data group with more than 1 % of them stops with FORMAT_NOT_RECOGNISED.
+    --strict; a data group with more than 1 % of them (--quarantine-budget) stops with
+    FORMAT_NOT_RECOGNISED.
     """
     from pmgs_build import setup_release
     from pmgs_cli.progress import progress_ui
@@ -166,6 +213,7 @@ def setup(
         from pmgs_cli.commands.doctor import mcp_check_database
 
         doctor = mcp_check_database
+    _check_conflict(strict, quarantine_budget)
     with progress_ui() as ui:
         report = setup_release(
             source,
@@ -176,6 +224,8 @@ def setup(
             on_stage=ui.stage,
             doctor=doctor,
             strict=strict,
+            quarantine_budget=quarantine_budget,
+            pdf_timeout=pdf_timeout,
         )
     data = report.to_dict()
     if not dry_run and register and client != "none":
@@ -196,14 +246,8 @@ def setup(
 @click.option(
     "--strict", is_flag=True, help="Make every record that would be quarantined an error."
 )
-@click.option(
-    "--pdf-timeout",
-    type=click.FloatRange(min=0, min_open=True),
-    default=60.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Seconds one definition PDF may take before its worker is killed (PDF_TIMEOUT).",
-)
+@_quarantine_budget_option
+@_pdf_timeout_option
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--debug", is_flag=True)
 @handle_errors
@@ -212,6 +256,7 @@ def build(
     output: Path,
     release: str | None,
     strict: bool,
+    quarantine_budget: float | None,
     pdf_timeout: float,
     as_json: bool,
     debug: bool,
@@ -220,11 +265,13 @@ def build(
 
     Use `pmgs setup` to install a release; `build` is for inspecting and benchmarking.
     Records that cannot be read with certainty are quarantined (see `pmgs quarantine --db`)
-    unless --strict.
+    unless --strict; a data group with more than 1 % of them (--quarantine-budget) stops
+    with FORMAT_NOT_RECOGNISED.
     """
     from pmgs_build import BuildError, build_database
     from pmgs_cli.progress import progress_ui
 
+    _check_conflict(strict, quarantine_budget)
     try:
         with progress_ui() as ui:
             report = build_database(
@@ -233,6 +280,7 @@ def build(
                 release=release,
                 progress=ui.event,
                 strict=strict,
+                quarantine_budget=quarantine_budget,
                 pdf_timeout=pdf_timeout,
             )
     except BuildError as exc:
@@ -245,9 +293,10 @@ def build(
             }
             for i in exc.issues
         ]
+        first = exc.issues[0]
         raise CliFailure(
             "BUILD_FAILED",
-            f"the package could not be built ({exc.code})",
+            f"the package could not be built: {first.code}: {first.message}",
             details={"issues": issues[:50], "issue_count": len(issues)},
         ) from None
     data = report.to_dict()
@@ -259,6 +308,8 @@ def build(
         f"{data['warning_count']} warnings, {data['quarantine_count']} quarantined) "
         f"in {data['seconds']} s"
     )
+    if data["ignored"]:
+        click.echo(f"ignored: {_ignored_line(data['ignored'])}")
 
 
 @click.command()

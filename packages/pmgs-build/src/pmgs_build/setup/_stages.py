@@ -1,9 +1,9 @@
 """The stages of the setup transaction, one small function each, and what they share.
 
-:func:`pmgs_build.setup.setup_release` runs them in order (see its module docstring for the
-whole transaction and why a crash at any point leaves the previous database current). Each
-stage raises :class:`~pmgs_build.setup_report.SetupError` with its own ``stage`` and a
-stable code; none of them touches ``state/current.json`` except :func:`switch_pointer`.
+:func:`pmgs_build.setup.setup_release` runs them in order (why a crash at any point leaves
+the previous database current: docs/cli.md, ADR 0014). Each stage raises
+:class:`~pmgs_build.setup.SetupError` with its own ``stage`` and a stable code; none of
+them touches ``state/current.json`` except :func:`switch_pointer`.
 """
 
 from __future__ import annotations
@@ -18,14 +18,16 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Final
 
+from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT
 from pmgs_build.build import BuildReport, build_database
 from pmgs_build.inventory import Inventory, take_inventory
 from pmgs_build.issues import BuildError, IssueCode
 from pmgs_build.model import ProgressEvent
-from pmgs_build.setup_report import SetupError, SetupReport
+from pmgs_build.setup._report import SetupError, SetupReport
 from pmgs_core import (
     SCHEMA_VERSION,
     CurrentPointer,
@@ -39,6 +41,7 @@ __all__ = [
     "FREE_SPACE_FACTOR",
     "FREE_SPACE_RESERVE",
     "STAGING_DIR",
+    "BuildOptions",
     "Run",
     "already_ready",
     "build_staged",
@@ -219,7 +222,8 @@ def inventory_of(source: Path, release: str | None, stage: str) -> Inventory:
     except BuildError as exc:
         raise SetupError(
             "SOURCE_INVALID",
-            "the source is not a readable PMGS package",
+            f"the source is not a readable PMGS package: {exc.issues[0].code}: "
+            f"{exc.issues[0].message}",
             stage=stage,
             details={"issues": sorted({issue.code for issue in exc.issues})},
         ) from None
@@ -245,6 +249,8 @@ def report_base(
         "source_files": len(inventory.files),
         "source_bytes": inventory.total_bytes,
         "required_free_bytes": required_free_bytes(inventory.total_bytes),
+        "release_path": inventory.release_path,
+        "ignored": inventory.ignored,
         "previous": _pointer_json(current),
     }
 
@@ -259,18 +265,8 @@ def dry_run(root: Path, source_path: Path, zipped: bool, release: str | None) ->
     previous = None
     with suppress(PMGSQueryError):
         previous = _pointer_json(read_current_pointer(root)) if root.exists() else None
-    return SetupReport(
-        status="dry_run",
-        release=inventory.release_id,
-        reference_date=inventory.reference_date,
-        source_kind="zip" if zipped else "directory",
-        source_sha256=inventory.manifest_sha256,
-        source_files=len(inventory.files),
-        source_bytes=inventory.total_bytes,
-        free_bytes=free,
-        required_free_bytes=required_free_bytes(inventory.total_bytes),
-        previous=previous,
-    )
+    base = report_base(inventory, zipped, None)
+    return SetupReport(status="dry_run", free_bytes=free, **(base | {"previous": previous}))
 
 
 # ---------------------------------------------------------------------------- reuse
@@ -348,12 +344,21 @@ def check_free_space(root: Path, required: int) -> None:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class BuildOptions:
+    """What setup passes through to :func:`build_database` (see its parameters)."""
+
+    strict: bool = False
+    quarantine_budget: float | None = None
+    pdf_timeout: float | None = DEFAULT_PDF_TIMEOUT
+
+
 def build_staged(
     package: Path,
     built: Path,
     inventory: Inventory,
     progress: Callable[[ProgressEvent], None] | None,
-    strict: bool,
+    options: BuildOptions,
 ) -> BuildReport:
     """The build stage: build into the staging directory, relaying progress (and pausing
     once, after the first parsed file, for the crash tests)."""
@@ -369,7 +374,13 @@ def build_staged(
 
     try:
         return build_database(
-            package, built, release=inventory.release_id, progress=relay, strict=strict
+            package,
+            built,
+            release=inventory.release_id,
+            progress=relay,
+            strict=options.strict,
+            quarantine_budget=options.quarantine_budget,
+            pdf_timeout=options.pdf_timeout,
         )
     except BuildError as exc:
         codes = sorted({issue.code for issue in exc.issues})
@@ -384,7 +395,7 @@ def build_staged(
             ) from None
         raise SetupError(
             "BUILD_FAILED",
-            "the package could not be built",
+            f"the package could not be built: {exc.issues[0].code}: {exc.issues[0].message}",
             stage="build",
             details={"issues": codes},
         ) from None

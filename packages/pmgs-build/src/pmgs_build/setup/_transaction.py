@@ -1,25 +1,10 @@
-"""``setup_release``: the transaction that installs a package as the current reference.
+"""The setup transaction in order: lock, inventory, free space, build in staging,
+re-inventory, validate, self-check, promote, switch pointer, report.
 
-Stages (docs/design.md, docs/cli.md)::
-
-    lock → inventory → free-space check → build in staging → re-inventory → validate
-         → self-check → promote → switch pointer → run report
-
-Everything before *switch pointer* happens beside the live data: the database is built in
-``<data_dir>/staging/<random>/``, promoted by an atomic rename to its content address
-``data/releases/<release>/<source-sha256>/<database-sha256>.sqlite`` (a new file name, so no
-reader can be looking at it) and only then named by ``state/current.json``, which
-:func:`pmgs_core.write_current_pointer` replaces atomically. So whatever kills a setup — an
-error, Ctrl-C, SIGKILL, a power cut — the pointer still names the previous database, which
-was never touched. A later setup removes leftover staging directories under the lock.
-
-The lock is an OS file lock (``fcntl.flock`` / ``msvcrt.locking``) on ``state/setup.lock``:
-the OS releases it when the holder dies, so there is no stale-lock guessing.
-
-``PMGS_TEST_PAUSE_AT=<stage>`` (with ``PMGS_TEST_PAUSE_MARKER=<file>``) exists for the
-crash tests only: setup writes the marker file and sleeps at that stage, so a test can kill
-it at a known point. Stages: ``build`` (inside the build, after its first file),
-``validated``, ``promoted``, ``before_switch``.
+Everything before the pointer switch happens beside the live data, so whatever stops a setup
+leaves the previous database current (docs/cli.md, ADR 0014). ``PMGS_TEST_PAUSE_AT=<stage>``
+(with ``PMGS_TEST_PAUSE_MARKER=<file>``) is for the crash tests only: setup writes the marker
+and sleeps at ``build``, ``validated``, ``promoted`` or ``before_switch``.
 """
 
 from __future__ import annotations
@@ -32,41 +17,24 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from pmgs_build import setup_stages as _stages
-from pmgs_build.build import BuildReport
+from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT
+from pmgs_build.build import BuildReport, quarantine_budget_of
 from pmgs_build.inventory import Inventory
 from pmgs_build.model import ProgressEvent
-from pmgs_build.setup_probes import (
-    SampleQueries,
-    choose_samples,
+from pmgs_build.setup import _stages
+from pmgs_build.setup._probes import (
     run_doctor,
-    run_self_check,
     self_check,
 )
-from pmgs_build.setup_report import SETUP_STAGES, SetupError, SetupReport, SetupStatus
-from pmgs_build.setup_stages import (
-    FREE_SPACE_FACTOR,
-    FREE_SPACE_RESERVE,
+from pmgs_build.setup._report import SetupError, SetupReport, SetupStatus
+from pmgs_build.setup._stages import (
     file_sha256,
-    required_free_bytes,
 )
-from pmgs_build.setup_stages import pause as _pause
-from pmgs_build.setup_stages import setup_lock as _setup_lock
+from pmgs_build.setup._stages import pause as _pause
+from pmgs_build.setup._stages import setup_lock as _setup_lock
 from pmgs_build.validate import validate_database
 
-__all__ = [
-    "FREE_SPACE_FACTOR",
-    "FREE_SPACE_RESERVE",
-    "SETUP_STAGES",
-    "SampleQueries",
-    "SetupError",
-    "SetupReport",
-    "choose_samples",
-    "file_sha256",
-    "required_free_bytes",
-    "run_self_check",
-    "setup_release",
-]
+__all__ = ["setup_release"]
 
 
 def setup_release(
@@ -79,6 +47,8 @@ def setup_release(
     on_stage: Callable[[str], None] | None = None,
     doctor: Callable[[Path], dict[str, Any]] | None = None,
     strict: bool = False,
+    quarantine_budget: float | None = None,
+    pdf_timeout: float | None = DEFAULT_PDF_TIMEOUT,
 ) -> SetupReport:
     """Install the package at ``source`` (a directory or a ZIP) as the current reference.
 
@@ -89,7 +59,9 @@ def setup_release(
     every database are exactly as before and the staging directory is gone.
 
     ``strict`` makes every record the build would quarantine an error (``BUILD_FAILED``), and
-    refuses to reuse a database of this source that holds quarantined records.
+    refuses to reuse a database of this source that holds quarantined records;
+    ``quarantine_budget`` (which conflicts with it: ``ValueError``) and ``pdf_timeout`` are
+    passed to :func:`~pmgs_build.build_database`.
 
     ``doctor``, when given, is called with the staged database after the self-check and
     before promotion, and must return a report whose ``status`` is ``"ok"`` (or ``"skipped"``,
@@ -97,6 +69,8 @@ def setup_release(
     ``pmgs setup`` passes one that talks MCP over stdio to a real server on the staged file:
     pmgs-build itself knows nothing of MCP.
     """
+    quarantine_budget_of(strict, quarantine_budget)  # a conflict is refused before any work
+    options = _stages.BuildOptions(strict, quarantine_budget, pdf_timeout)
     root = Path(os.path.abspath(data_dir))
     source_path = Path(os.path.abspath(source))
     if not source_path.exists():
@@ -122,7 +96,7 @@ def setup_release(
                 staging=staging,
                 progress=progress,
                 doctor=doctor,
-                strict=strict,
+                options=options,
             )
         except SetupError as exc:
             run.stage_seconds[run.stage] = run.stage_seconds.get(run.stage, 0.0)
@@ -144,7 +118,7 @@ def _transaction(
     staging: Path,
     progress: Callable[[ProgressEvent], None] | None,
     doctor: Callable[[Path], dict[str, Any]] | None,
-    strict: bool = False,
+    options: _stages.BuildOptions,
 ) -> SetupReport:
     """The stages after the lock, in order; see the module docstring."""
     run.enter("inventory")
@@ -154,6 +128,7 @@ def _transaction(
     inventory = _stages.inventory_of(package, release, "inventory")
     current = _stages.current_pointer(root)
     base = _stages.report_base(inventory, zipped, current)
+    strict = options.strict
     ready = _stages.already_ready(run, root, inventory, current, base, strict)
     if ready is not None:
         return ready
@@ -176,7 +151,7 @@ def _transaction(
         status = "activated"
         run.enter("build")
         built = staging / "build.sqlite"
-        build_report = _stages.build_staged(package, built, inventory, progress, strict)
+        build_report = _stages.build_staged(package, built, inventory, progress, options)
         build_info = build_report.to_dict()
         build_info.pop("output", None)
         build_info.pop("validation", None)  # reported once, under "validation"

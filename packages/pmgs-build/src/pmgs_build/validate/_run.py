@@ -1,30 +1,10 @@
-"""``validate_database``: the checks a reference database must pass before anyone may use it.
+"""Which checks run, on which connection and in which order (``validate_database``).
 
-``build_database`` runs them on its temporary file and publishes nothing that fails, setup runs
-them again on the staging copy, and ``pmgs validate`` runs them on any file. Each check is
-named and reports a figure (``0 violations``, ``174,811 rows``) whether it passes or not, so
-a report says how much was checked, not only that nothing was found.
-
-What the database alone can prove: page structure (``PRAGMA quick_check``), foreign keys,
-the four FTS5 indexes against their content, the schema version, the release row and its
-attribution, that ``source_file`` is exactly the package the release's manifest hash names,
-that the rows per table, per source file and per data group are the ones the builder wrote
-(it records them in ``metadata.build_counts`` before the logical digest), that no IPC code
-has two revisions valid at the reference date, that every ``amended_to`` edge resolves and
-that no text of a reference-only concept is in a search index.
-
-Why ``quick_check`` and not ``integrity_check``: the latter also proves that every index
-entry matches its table row, which costs a random lookup per entry. On a scale-0.1 package
-(157 MB) it took 2.3-3.4 s against 1.1-1.5 s, and the gap grows faster than the file at
-scale 1.0, where validation has to stay well inside the build's time budget. Index/table
-mismatches come from SQLite faults or a damaged disk, not from the builder, and a file that
-the builder wrote in one transaction and never changed in place has had no chance to get
-them; quick_check still reads every page, record and NOT NULL/CHECK constraint.
-
-FTS5's ``integrity-check`` is an ``INSERT`` command and needs a writable connection. A
-database that is already promoted must never be opened for writing, so unless the caller
-says the file is a private staging copy (``writable=True``), the checks run on a temporary
-copy of it.
+``build_database`` runs them on its temporary file, setup again on the staging copy and
+``pmgs validate`` on any file; every check reports a figure whether it passes or not (the
+list, and why ``quick_check``: docs/database.md). FTS5's integrity check needs a writable
+connection, so unless the caller says the file is a private staging copy the checks run on
+a temporary copy: a promoted database is never opened for writing.
 """
 
 from __future__ import annotations
@@ -40,26 +20,10 @@ from functools import partial
 from pathlib import Path
 from typing import Final
 
-from pmgs_build.build_counts import (
-    BUILD_COUNTS_KEY,
-    COUNTED_TABLES,
-    SOURCE_TABLES,
-    encode_build_counts,
-)
-from pmgs_build.validate_checks import FTS_TABLES, CheckFailed, Checks
-from pmgs_build.validate_report import ValidationCheck, ValidationReport
+from pmgs_build.validate._checks import FTS_TABLES, CheckFailed, Checks
+from pmgs_build.validate._report import ValidationCheck, ValidationReport
 
-__all__ = [
-    "BUILD_COUNTS_KEY",
-    "CHECK_NAMES",
-    "COUNTED_TABLES",
-    "FTS_TABLES",
-    "SOURCE_TABLES",
-    "ValidationCheck",
-    "ValidationReport",
-    "encode_build_counts",
-    "validate_database",
-]
+__all__ = ["CHECK_NAMES", "validate_database"]
 
 CHECK_NAMES: Final = (
     "quick_check",

@@ -67,6 +67,8 @@ _REPORT_HEAD: Final = (
     "source_sha256",
     "source_files",
     "source_bytes",
+    "release_path",
+    "ignored",
     "free_bytes",
     "required_free_bytes",
     "database",
@@ -98,6 +100,10 @@ class SetupReport:
     source_bytes: int
     free_bytes: int
     required_free_bytes: int
+    release_path: str = ""
+    """Where the release folder lies in the source (``""``: the source is the release)."""
+    ignored: tuple[str, ...] = ()
+    """What the source holds besides the release, not read (folders end in ``/``)."""
     database: str | None = None
     database_sha256: str | None = None
     database_bytes: int | None = None
