@@ -43,7 +43,8 @@ _CLOSE: Final = frozenset("])")
 _TAG_TAIL: Final = re.compile(r"/([A-Za-z]+)\Z")
 _THEME: Final = re.compile(r"[0-9][A-Z][0-9]{3}\Z")
 _UNDER_THEME: Final = re.compile(r"([0-9][A-Z][0-9]{3})/([A-Z]{2}(?:[0-9]{2})?)\Z")
-_FORMULA_HINT: Final = re.compile(r"[+*\[\]()]|\s-\s|/(?:FI|FT|IP)(?![A-Za-z0-9])", re.IGNORECASE)
+_FORMULA_HINT: Final = re.compile(r"[+*\[\]()]|\s-\s|/(?:FI|FT|IP)[ \t]+\S", re.IGNORECASE)
+"""An operator, a bracket, or a tagged code followed by more on its line: a formula."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,8 +201,8 @@ def read_occurrences(
 ) -> tuple[InputKind, list[Occurrence]]:
     """The code occurrences of ``text`` and how it was read (``kind`` None: decided here).
 
-    A CSV needs ``column``; otherwise text with an operator, a bracket or a classification
-    tag is a formula and anything else a list of one code a line.
+    A CSV needs ``column``; otherwise text with an operator, a bracket or a tagged code
+    followed by more on its line is a formula, anything else a list of one code a line.
     """
     if len(text) > MAX_INPUT_CHARS:
         raise PMGSQueryError(
