@@ -26,7 +26,7 @@ from pmgs_core.diff._records import (
     ReleaseDiff,
 )
 from pmgs_core.errors import PMGSQueryError
-from pmgs_core.records import ReleaseRef
+from pmgs_core.records import CONTENT_ROLE, EVIDENCE_NOTICE, ReleaseRef
 from pmgs_core.schema import SCHEMES
 from pmgs_core.store import MAX_LIMIT, PMGSStore
 
@@ -46,7 +46,7 @@ Source = PMGSStore | str | os.PathLike[str]
 
 
 @contextmanager
-def _reader(source: Source) -> Iterator[tuple[sqlite3.Connection, ReleaseRef]]:
+def _reader(source: Source) -> Iterator[tuple[sqlite3.Connection, ReleaseRef, str]]:
     """A read-only connection of its own and the release stamp; the store checks the file."""
     if isinstance(source, PMGSStore):
         path, release = source.database_path, source.release_info()
@@ -60,7 +60,7 @@ def _reader(source: Source) -> Iterator[tuple[sqlite3.Connection, ReleaseRef]]:
     conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
     try:
         conn.execute("PRAGMA query_only = 1")
-        yield conn, ref
+        yield conn, ref, release["attribution"]
     except sqlite3.Error:
         raise PMGSQueryError("DATABASE_ERROR", "a release database could not be read") from None
     finally:
@@ -174,7 +174,7 @@ def diff_releases(
     """
     prefix = _check(scheme, under, limit, offset)
     items: list[DiffItem] = []
-    with _reader(old) as (old_conn, old_ref), _reader(new) as (new_conn, new_ref):
+    with _reader(old) as (old_conn, old_ref, _), _reader(new) as (new_conn, new_ref, attribution):
         for name, edition in SCHEME_EDITIONS:
             if scheme in (None, name):
                 before = load_side(old_conn, name, edition, prefix)
@@ -206,4 +206,7 @@ def diff_releases(
         "truncated": more,
         "next_offset": offset + len(page) if more else None,
         "items": page,
+        "attribution": attribution,
+        "content_role": CONTENT_ROLE,
+        "notice": EVIDENCE_NOTICE,
     }

@@ -74,3 +74,6 @@ class ReleaseDiff(TypedDict):
     truncated: bool
     next_offset: int | None
     items: list[DiffItem]
+    attribution: str
+    content_role: str
+    notice: str
