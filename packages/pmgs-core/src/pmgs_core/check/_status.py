@@ -77,8 +77,9 @@ class StatusReader(StoreConnection):
     def _ipc_evidence(self, concept_id: int) -> list[RevisionEvidence]:
         """The ``IPC_KAISEI`` rows that move this code, as ``amended_to`` edges."""
         rows = self._rows(
-            "SELECT t.code, tr.version, fr.version, r.source_file_id, r.locator "
+            "SELECT t.code, tr.version, f.code, fr.version, r.source_file_id, r.locator "
             "FROM relation AS r JOIN concept AS t ON t.id = r.to_concept_id "
+            "JOIN concept AS f ON f.id = r.from_concept_id "
             "LEFT JOIN revision AS tr ON tr.id = r.to_revision_id "
             "LEFT JOIN revision AS fr ON fr.id = r.from_revision_id "
             "WHERE r.kind = 'amended_to' AND r.from_concept_id = ? ORDER BY r.sequence",
@@ -89,14 +90,14 @@ class StatusReader(StoreConnection):
                 "kind": "ipc_revision",
                 "action": "amended_to",
                 "date": None,
-                "title": None,
-                "old_title": f"version {old}" if old else None,
+                "title": f"{code} ({old})" if old else str(code),
+                "old_title": None,
                 "new_title": None,
                 "targets": [f"{to} ({version})" if version else str(to)],
                 "document_id": None,
                 "sources": [self._source(int(file_id), str(locator))],
             }
-            for to, version, old, file_id, locator in rows
+            for to, version, code, old, file_id, locator in rows
         ]
 
     def _resolve_fi(self, code: str, since: str | None) -> Resolution:
