@@ -15,10 +15,8 @@ import jsonschema
 import pytest
 
 from pmgs_build import build_database
-from pmgs_build.testing import generate_package
-from pmgs_build.testing.next_release import ReleasePlan, plan_next_release, write_next_release
-from pmgs_core import PMGSQueryError, PMGSStore, load_schema
-from pmgs_core.diff import diff_releases
+from pmgs_build.testing import ReleasePlan, generate_package, plan_next_release, write_next_release
+from pmgs_core import PMGSQueryError, PMGSStore, diff_releases, load_schema
 
 
 @pytest.fixture(scope="module")

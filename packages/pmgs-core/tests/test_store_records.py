@@ -17,10 +17,10 @@ from pmgs_core import (
     RECORD_SCHEMA_NAMES,
     PMGSQueryError,
     PMGSStore,
+    diff_releases,
     load_schema,
     record_json_schema,
 )
-from pmgs_core.diff import diff_releases
 
 
 def _responses(store: PMGSStore, examples: dict[str, str]) -> list[Any]:

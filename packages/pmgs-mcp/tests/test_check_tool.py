@@ -17,8 +17,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from pmgs_build import build_database
-from pmgs_build.testing import generate_package
-from pmgs_build.testing.next_release import ReleasePlan, plan_next_release, write_next_release
+from pmgs_build.testing import ReleasePlan, generate_package, plan_next_release, write_next_release
 from pmgs_mcp.check_tool import CHECK_TOOL_NAME, MAX_MCP_CODES
 
 

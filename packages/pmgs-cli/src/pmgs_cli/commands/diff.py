@@ -46,7 +46,7 @@ def diff(
     Counts per section and scheme come first, then one page of items (--limit/--offset;
     the page says the next offset). IPC is compared on edition 8U.
     """
-    from pmgs_core.diff import diff_releases
+    from pmgs_core import diff_releases
 
     with open_release(q, from_release) as old, open_release(q, to_release) as new:
         record = diff_releases(old, new, scheme=scheme, under=under, limit=limit, offset=offset)

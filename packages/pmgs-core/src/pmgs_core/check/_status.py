@@ -10,12 +10,19 @@ of them are returned.
 from __future__ import annotations
 
 import re
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from pmgs_core.check._records import CheckStatus, RevisionEvidence
 from pmgs_core.notation import parse_code
-from pmgs_core.store._arguments import valid_at
-from pmgs_core.store._connection import StoreConnection
+
+if TYPE_CHECKING:
+    from pmgs_core.store._connection import StoreConnection
+
+    _Base = StoreConnection
+else:
+    # PMGSStore (pmgs_core.store) is assembled from this mixin, so the store package cannot
+    # be imported here at run time; the connection plumbing comes with PMGSStore itself.
+    _Base = object
 
 __all__ = ["Resolution", "StatusReader"]
 
@@ -31,7 +38,7 @@ def _fields(body: str) -> dict[str, str]:
     return {match.group(1): match.group(2) for match in _FIELD.finditer(body)}
 
 
-class StatusReader(StoreConnection):
+class StatusReader(_Base):
     """Status resolution; used by :class:`pmgs_core.check.CheckMixin` under the store lock."""
 
     def _concept(self, scheme: str, edition: str, code: str) -> tuple[Any, ...] | None:
@@ -127,6 +134,8 @@ class StatusReader(StoreConnection):
         return "not_found", f"the theme {theme} exists but has no such F-term", []
 
     def _resolve_ipc(self, code: str) -> Resolution:
+        from pmgs_core.store._arguments import valid_at  # loaded with PMGSStore by now
+
         concept = self._concept("ipc", "8U", code)
         if concept is not None and concept[1] == "canonical":
             revisions = self._rows(
