@@ -147,9 +147,11 @@ class StatusReader(_Base):
             versions = ", ".join(sorted(str(row[0]) for row in revisions))
             message = f"no version valid at {self._reference_date} (versions: {versions})"
             return "not_valid_at_release", message, self._ipc_evidence(int(concept[0]))
+        # The edition list keeps this a few seeks of the (scheme, edition, code) index.
         older = self._rows(
-            "SELECT edition FROM concept WHERE scheme = 'ipc' AND code = ? "
-            "AND status = 'canonical' AND edition <> '8U' ORDER BY edition",
+            "SELECT edition FROM concept WHERE scheme = 'ipc' "
+            "AND edition IN ('8B', '7', '7E', '6', '5', '4') AND code = ? "
+            "AND status = 'canonical' ORDER BY edition",
             (code,),
         )
         if older:
