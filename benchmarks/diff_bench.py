@@ -17,7 +17,6 @@ import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from benchmarks.report import machine
 from pmgs_build import build_database
@@ -25,8 +24,11 @@ from pmgs_build.testing import generate_package, plan_next_release, write_next_r
 from pmgs_core import PMGSStore, diff_releases
 
 
-def _prepare(workdir: Path, scale: float) -> tuple[Path, Path, Any]:
-    old_db, new_db = workdir / "old.sqlite", workdir / "new.sqlite"
+def _prepare(workdir: Path, scale: float) -> tuple[Path, Path, dict[str, str]]:
+    """Both databases and the plan's subclass and theme; reused when already built."""
+    old_db, new_db, chosen = workdir / "old.sqlite", workdir / "new.sqlite", workdir / "plan.json"
+    if chosen.is_file() and new_db.is_file():
+        return old_db, new_db, json.loads(chosen.read_text("utf-8"))
     base = generate_package(workdir / "base", scale=scale, seed=0, with_documents=True)
     plan = plan_next_release(base)
     following = write_next_release(base, workdir / "next", plan)
@@ -34,7 +36,9 @@ def _prepare(workdir: Path, scale: float) -> tuple[Path, Path, Any]:
     build_database(base.path, old_db)
     build_database(following, new_db)
     print(f"built both releases in {time.perf_counter() - started:.1f} s", flush=True)
-    return old_db, new_db, plan
+    picked = {"subclass": plan.retitled[0].code[:4], "theme": plan.abolished_theme}
+    chosen.write_text(json.dumps(picked), "utf-8")
+    return old_db, new_db, picked
 
 
 def _times(call: Callable[[], object], rounds: int) -> dict[str, float]:
@@ -54,7 +58,7 @@ def main() -> None:
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     old_db, new_db, plan = _prepare(args.workdir, args.scale)
-    subclass = plan.retitled[0].code[:4]
+    subclass, theme = plan["subclass"], plan["theme"]
     with PMGSStore.open(old_db) as old, PMGSStore.open(new_db) as new:
         whole = diff_releases(old, new)
         formula = " + ".join(f"{code}/FI" for code, *_ in _fi_codes(new, 200))
@@ -66,8 +70,8 @@ def main() -> None:
             f"diff_under_{subclass}": _times(
                 lambda: diff_releases(old, new, under=subclass), args.rounds
             ),
-            f"diff_under_{plan.abolished_theme}": _times(
-                lambda: diff_releases(old, new, under=plan.abolished_theme), args.rounds
+            f"diff_under_{theme}": _times(
+                lambda: diff_releases(old, new, under=theme), args.rounds
             ),
             "check_200_distinct": _times(lambda: new.check_codes(formula), args.rounds),
             "check_10000_lines": _times(

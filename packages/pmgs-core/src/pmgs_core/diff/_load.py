@@ -11,6 +11,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Final
 
+from pmgs_core.schema import IPC_EDITIONS
+
 __all__ = ["SCHEME_EDITIONS", "Link", "Side", "load_links", "load_side"]
 
 SCHEME_EDITIONS: Final = (("fi", ""), ("fterm", ""), ("ipc", "8U"))
@@ -72,14 +74,34 @@ def load_side(conn: sqlite3.Connection, scheme: str, edition: str, under: str | 
     return side
 
 
+_LINK_ENDS: Final = (("fi", ""), ("fterm", ""), *(("ipc", e) for e in IPC_EDITIONS))
+_LINK_COLUMNS: Final = "f.scheme, f.edition, f.code, t.scheme, t.edition, t.code"
+
+
 def load_links(conn: sqlite3.Connection, kind: str, under: str | None) -> set[Link]:
-    """Every ``theme`` or ``concordance`` relation with an end under the prefix."""
+    """Every ``theme`` or ``concordance`` relation with an end under the prefix.
+
+    Without a prefix the relation table is read once. With one, each scheme and edition's
+    codes under the prefix are found on the (scheme, edition, code) index and their links on
+    the relation indexes, from either end, so a filtered diff reads only what it reports.
+    """
+    if under is None:
+        sql = (
+            f"SELECT {_LINK_COLUMNS} FROM relation AS r "  # noqa: S608 - constant text only
+            "JOIN concept AS f ON f.id = r.from_concept_id "
+            "JOIN concept AS t ON t.id = r.to_concept_id WHERE r.kind = ?"
+        )
+        return set(conn.execute(sql, (kind,)).fetchall())
     low, high = _bounds(under)
-    rows = conn.execute(
-        "SELECT f.scheme, f.edition, f.code, t.scheme, t.edition, t.code FROM relation AS r "
-        "JOIN concept AS f ON f.id = r.from_concept_id "
-        "JOIN concept AS t ON t.id = r.to_concept_id WHERE r.kind = ? "
-        "AND ((f.code >= ? AND f.code < ?) OR (t.code >= ? AND t.code < ?))",
-        (kind, low, high, low, high),
-    )
-    return {tuple(str(value) for value in row) for row in rows}  # type: ignore[misc]
+    found: set[Link] = set()
+    for end, other, column in (("f", "t", "from_concept_id"), ("t", "f", "to_concept_id")):
+        other_column = "to_concept_id" if column == "from_concept_id" else "from_concept_id"
+        sql = (
+            f"SELECT {_LINK_COLUMNS} FROM concept AS {end} "  # noqa: S608 - constant text only
+            f"JOIN relation AS r ON r.{column} = {end}.id AND r.kind = ? "
+            f"JOIN concept AS {other} ON {other}.id = r.{other_column} "
+            f"WHERE {end}.scheme = ? AND {end}.edition = ? AND {end}.code >= ? AND {end}.code < ?"
+        )
+        for scheme, edition in _LINK_ENDS:
+            found.update(conn.execute(sql, (kind, scheme, edition, low, high)).fetchall())
+    return found
