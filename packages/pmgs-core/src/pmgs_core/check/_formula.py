@@ -28,7 +28,9 @@ __all__ = [
     "TAGS",
     "InputKind",
     "Occurrence",
+    "code_text",
     "read_occurrences",
+    "schemes_of",
 ]
 
 TAGS: Final = {"FI": "fi", "FT": "fterm", "IP": "ipc"}

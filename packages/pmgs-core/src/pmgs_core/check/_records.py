@@ -58,7 +58,11 @@ class RevisionEvidence(TypedDict):
 
 
 class CodeCheckItem(TypedDict):
-    """One code occurrence of the input and its status in the release."""
+    """One code occurrence of the input and its status in the release.
+
+    ``line`` and ``column`` are 1-based (for a CSV cell: its record and column number);
+    ``offset`` is the 0-based character offset in the input, -1 for a CSV cell.
+    """
 
     index: int
     text: str
