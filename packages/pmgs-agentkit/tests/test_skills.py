@@ -33,6 +33,18 @@ def test_skill_has_front_matter_and_the_rules() -> None:
     assert set(skill_files()) == {"SKILL.md"}
 
 
+def test_skill_checks_formulas_before_proposing_them() -> None:
+    """Issue 31: both languages send a formula through check_classification_codes first and
+    allow only the record's transfer targets as replacements."""
+    text = skill_files()["SKILL.md"].decode()
+    ja, _, en = text.partition("## English")
+    for part in (ja, en):
+        assert "check_classification_codes" in part
+        assert "`targets`" in part
+    assert "never infer a target" in en
+    assert "移行先を推測しない" in ja
+
+
 def test_paths_follow_the_client_homes(agent_env: dict[str, str]) -> None:
     assert skills_dir("codex") == Path(agent_env["CODEX_HOME"]) / "skills"
     assert skills_dir("claude") == Path(agent_env["CLAUDE_CONFIG_DIR"]) / "skills"

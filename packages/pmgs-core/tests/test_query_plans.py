@@ -198,6 +198,15 @@ def _calls(
         ("search_text", lambda s: s.search_text(common, group_by_document=False, category="fi")),
         ("release_info", lambda s: s.release_info()),
         ("categories", lambda s: s.categories()),
+        (
+            "check_codes",  # every resolution path: FI (with revision records), F-term, IPC
+            lambda s: s.check_codes(
+                f"{fi}/FI + B60J5/00,800/FI + {fterm}/FT "
+                f"+ 9Z999AA01/FT + {ipc}/IP + {examples['ipc_no_valid_revision']}/IP "
+                "+ H99Z999/99/IP",
+                since="2020-01-01",
+            ),
+        ),
         ("list_documents", lambda s: s.list_documents()),
         ("list_documents", lambda s: s.list_documents("fterm_explanation", offset=1)),
         ("list_quarantine", lambda s: s.list_quarantine()),

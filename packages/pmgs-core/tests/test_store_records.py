@@ -17,6 +17,7 @@ from pmgs_core import (
     RECORD_SCHEMA_NAMES,
     PMGSQueryError,
     PMGSStore,
+    diff_releases,
     load_schema,
     record_json_schema,
 )
@@ -56,6 +57,8 @@ def _responses(store: PMGSStore, examples: dict[str, str]) -> list[Any]:
         store.list_documents(limit=5),
         store.list_quarantine(),
         store.categories(),
+        store.check_codes("G06F3/048/IP + 4C083/FT + G06F3/048"),
+        diff_releases(store, store),
     ]
 
 

@@ -121,6 +121,7 @@ def test_unexpected_failures_are_generic_tool_errors(caplog: pytest.LogCaptureFi
                 "search_pmgs": {"query": "x"},
                 "search_text": {"content": "x"},
                 "get_pmgs_document": {"document_id": "judge"},
+                "check_classification_codes": {"text": "G06F3/048/IP"},
             }.get(spec.name, {})
             outcome = broken.call(spec.name, arguments)
             assert outcome.is_error

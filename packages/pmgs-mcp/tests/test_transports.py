@@ -44,6 +44,7 @@ ALL_TOOLS = (
     "list_categories",
     "get_document_count",
     "release_info",
+    "check_classification_codes",
 )
 
 TRANSPORTS = ("stdio", "stdio-legacy", "http", "http-legacy", "sse")

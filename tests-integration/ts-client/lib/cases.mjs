@@ -68,6 +68,13 @@ export function cases(ex) {
     { label: "release_info", tool: "release_info", args: {}, ok: "release_info" },
     { label: "release_info release of wrong type", tool: "release_info", args: { release: 2026 }, code: "INVALID_ARGUMENT", argument: "release" },
     { label: "release_info unknown release", tool: "release_info", args: { release: "JPPM1" }, code: "RELEASE_NOT_FOUND", argument: "release" },
+    // check_classification_codes (issue 31; --tools all)
+    { label: "check codes", tool: "check_classification_codes", args: { text: "G06F3/048/IP + A99Z99/99/FI + G06F3/048" }, ok: "code_check" },
+    { label: "check codes bad syntax", tool: "check_classification_codes", args: { text: "G06F3/048/FI + (G06F3/0482/FI" }, code: "INVALID_QUERY" },
+    { label: "check codes unknown tag", tool: "check_classification_codes", args: { text: "G06F3/048/ZZ" }, code: "INVALID_QUERY" },
+    { label: "check codes over 200", tool: "check_classification_codes", args: { text: "G06F3/048/IP\n".repeat(201) }, code: "TOO_MANY_ITEMS" },
+    { label: "check codes missing text", tool: "check_classification_codes", args: {}, code: "INVALID_ARGUMENT", argument: "text" },
+    { label: "check codes unknown scheme", tool: "check_classification_codes", args: { text: "G06F3/048", scheme: "cpc" }, code: "INVALID_SCHEME", argument: "scheme" },
   ];
 }
 
@@ -81,4 +88,5 @@ export const ALL_TOOLS = [
   "list_categories",
   "get_document_count",
   "release_info",
+  "check_classification_codes",
 ];

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from pmgs_cli.commands.check import check
 from pmgs_cli.commands.demo import demo
+from pmgs_cli.commands.diff import diff
 from pmgs_cli.commands.doctor import doctor
 from pmgs_cli.commands.manage import build, setup, validate
 from pmgs_cli.commands.notes import notes
@@ -122,6 +124,8 @@ for _command in (
     quarantine,
     demo,
     notes,
+    check,
+    diff,
 ):
     cli.add_command(_command)
 

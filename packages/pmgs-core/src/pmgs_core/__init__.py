@@ -7,6 +7,7 @@ reorganised without breaking the other packages.
 
 from typing import TYPE_CHECKING
 
+from pmgs_core.check import CHECK_STATUSES, MAX_CHECK_CODES, CodeCheckRecord
 from pmgs_core.datadir import (
     CurrentPointer,
     ResolvedDatabase,
@@ -17,6 +18,7 @@ from pmgs_core.datadir import (
     resolve_database,
     write_current_pointer,
 )
+from pmgs_core.diff import DIFF_SECTIONS, ReleaseDiff, diff_releases
 from pmgs_core.errors import (
     ERROR_CATEGORIES,
     ERROR_CODES,
@@ -121,15 +123,18 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "CHECK_STATUSES",
     "COLLECTION_FILE",
     "COLLECTION_RECORD_NAMES",
     "COMMAND_ENTRY_POINT_GROUP",
     "CONTENT_ROLE",
+    "DIFF_SECTIONS",
     "DOCUMENT_KINDS",
     "ERROR_CATEGORIES",
     "ERROR_CODES",
     "EVIDENCE_NOTICE",
     "IPC_EDITIONS",
+    "MAX_CHECK_CODES",
     "MAX_LIMIT",
     "MAX_RESPONSE_BYTES",
     "RECORD_SCHEMA_NAMES",
@@ -144,6 +149,7 @@ __all__ = [
     "ClassificationCode",
     "ClassificationRecord",
     "ClassificationSearchPage",
+    "CodeCheckRecord",
     "Collection",
     "CombinedSearchPage",
     "CommandMain",
@@ -164,6 +170,7 @@ __all__ = [
     "QuarantineItem",
     "QuarantinePage",
     "RelatedDocumentsRecord",
+    "ReleaseDiff",
     "ReleaseInfo",
     "ResolvedDatabase",
     "Scheme",
@@ -180,6 +187,7 @@ __all__ = [
     "create_indexes",
     "create_schema",
     "default_data_dir",
+    "diff_releases",
     "fold_for_search",
     "format_fixed_width",
     "fterm_theme_code",

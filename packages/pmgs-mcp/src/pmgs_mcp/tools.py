@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Any, Final, Protocol
 
 from pmgs_core import PMGSQueryError, concise_record
+from pmgs_mcp import check_tool
 from pmgs_mcp.errors import argument_error_code, error_object, offending_argument
 from pmgs_mcp.schemas import (
     DOCUMENT_COUNT_INPUT,
@@ -64,6 +65,7 @@ BROWSE_TOOL_NAMES: Final = (
     "list_categories",
     "get_document_count",
     "release_info",
+    "check_classification_codes",
 )
 """Extra read-only tools for clients that expect a document-database surface (``--tools all``)."""
 
@@ -488,6 +490,15 @@ def build_toolset(
                 RELEASE_INPUT,
                 "release_info",
                 _run_release_info,
+            ),
+            # --- issue 31: check_classification_codes (self-contained in check_tool.py) ---
+            record_tool(
+                check_tool.CHECK_TOOL_NAME,
+                "Check the codes of a search formula against the release",
+                _evidence(check_tool.CHECK_CODES_DESCRIPTION),
+                check_tool.CHECK_CODES_INPUT,
+                "code_check",
+                check_tool.run_check_codes,
             ),
         ]
     return ToolSet(store=store, specs=tuple(specs))

@@ -14,6 +14,8 @@ written here. Public API:
 * :func:`make_variant` rewrites a copy of a generated package the way another writer of the
   format could have (:data:`VARIANT_KINDS`, each a :class:`Variant` saying what a build of
   it must report), keeping every code, text and relation.
+* :func:`plan_next_release` / :func:`write_next_release` write the next release of a
+  package with changes planned first (:class:`ReleasePlan`), for ``check`` and ``diff``.
 * :func:`make_zip` zips a package as it is downloaded (release directory at the top).
 
 See ``docs/synthetic-packages.md``.
@@ -38,6 +40,7 @@ from pmgs_build.testing.generator import (
     GeneratedPackage,
     generate_package,
 )
+from pmgs_build.testing.next_release import ReleasePlan, plan_next_release, write_next_release
 from pmgs_build.testing.variants import VARIANT_KINDS, Variant, make_variant
 
 __all__ = [
@@ -56,9 +59,12 @@ __all__ = [
     "DocumentCounts",
     "ExpectedCounts",
     "GeneratedPackage",
+    "ReleasePlan",
     "Variant",
     "corrupt",
     "generate_package",
     "make_variant",
     "make_zip",
+    "plan_next_release",
+    "write_next_release",
 ]

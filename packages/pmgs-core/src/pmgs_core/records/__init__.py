@@ -146,6 +146,9 @@ RECORD_SCHEMA_NAMES: Final = (
     "categories",
     "quarantine_page",
     "text_search_result",
+    # pmgs_core.check and pmgs_core.diff (their $defs live in schemas/check.schema.json)
+    "code_check",
+    "release_diff",
 )
 """The ``record_type`` values; each names a ``$defs`` entry of the JSON Schema."""
 
@@ -190,7 +193,11 @@ def record_json_schema() -> dict[str, object]:
     from importlib.resources import files
 
     text = files("pmgs_core").joinpath("schemas/records.schema.json").read_text("utf-8")
-    schema: dict[str, object] = json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
+    # The check and diff records are kept in a file of their own and merged here.
+    extra = json.loads(files("pmgs_core").joinpath("schemas/check.schema.json").read_text("utf-8"))
+    schema["$defs"].update(extra["$defs"])
+    schema["oneOf"].extend({"$ref": f"#/$defs/{name}"} for name in extra["records"])
     return schema
 
 

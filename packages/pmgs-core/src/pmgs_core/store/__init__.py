@@ -21,6 +21,7 @@ rules in :mod:`pmgs_core.datadir`.
 
 from __future__ import annotations
 
+from pmgs_core.check import CheckMixin
 from pmgs_core.store._arguments import MAX_LIMIT
 from pmgs_core.store._catalog import CatalogMixin
 from pmgs_core.store._documents import DocumentsMixin
@@ -31,7 +32,7 @@ from pmgs_core.store._search import SearchMixin
 __all__ = ["MAX_LIMIT", "PMGSStore"]
 
 
-class PMGSStore(LookupMixin, HierarchyMixin, DocumentsMixin, SearchMixin, CatalogMixin):
+class PMGSStore(LookupMixin, HierarchyMixin, DocumentsMixin, SearchMixin, CatalogMixin, CheckMixin):
     """Read-only access to one pmgs reference database; open it with :meth:`open`.
 
     Safe to share between threads: queries are serialised on one connection (each is a few
