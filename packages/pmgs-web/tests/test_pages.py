@@ -140,6 +140,15 @@ def test_theme_grid_cells_coverage_and_explanation(
     grid = page.text.split('class="grid"', 1)[1].split("</table>", 1)[0]
     grid_links = sorted(h.removeprefix("/fterm/") for h in hrefs(grid))
     assert grid_links == theme_codes(oracle, THEME)
+    lower = re.findall(r'<td class="lower [^"]*"><a href="/fterm/([^"]+)"', grid)
+    deeper = oracle.execute(
+        "SELECT c.code FROM relation AS r JOIN concept AS c ON c.id = r.from_concept_id "
+        "JOIN concept AS p ON p.id = r.to_concept_id WHERE r.kind = 'parent' "
+        "AND c.code LIKE ? AND length(p.code) > 7 AND c.status = 'canonical'",
+        (THEME + "%",),
+    ).fetchall()
+    assert sorted(lower) == sorted(code for (code,) in deeper)
+    assert lower  # the sample has terms below terms
     viewpoints = [c for c in theme_codes(oracle, THEME) if len(c) == 7]
     assert grid.count('<th scope="row"') == len(viewpoints)
     for code in theme_fi_coverage(oracle, THEME):
