@@ -25,14 +25,14 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from pmgs_core import PMGSQueryError
+from pmgs_core import PMGSQueryError, PMGSStore
 from pmgs_web import pages_code, pages_misc
 from pmgs_web.i18n import label
 from pmgs_web.links import Linker
 from pmgs_web.releases import StoreSet
 from pmgs_web.view import PageRequest, View, check_language, status_of
 
-__all__ = ["CONTENT_SECURITY_POLICY", "MAX_PATH_CHARS", "create_app"]
+__all__ = ["CONTENT_SECURITY_POLICY", "MAX_PATH_CHARS", "create_app", "viewer_for"]
 
 log = logging.getLogger("pmgs_web")
 
@@ -220,3 +220,11 @@ def create_app(stores: StoreSet) -> ASGIApp:
         ]
     )
     return _GetOnly(app)
+
+
+def viewer_for(store: object) -> ASGIApp | None:
+    """The viewer over another server's store (``pmgs mcp`` mounts it); ``None`` when the
+    object is not a :class:`pmgs_core.PMGSStore`. The store stays the caller's to close."""
+    if not isinstance(store, PMGSStore):
+        return None
+    return create_app(StoreSet(store))
