@@ -294,3 +294,17 @@ def test_scheme_indexes(client: TestClient, oracle: sqlite3.Connection) -> None:
     ipc = client.get("/ipc/?edition=8U")
     for (code,) in sections:
         assert f"/ipc/{code}?edition=8U" in hrefs(ipc.text)
+
+
+def test_a_code_typed_in_the_search_box_is_offered(
+    client: TestClient, oracle: sqlite3.Connection
+) -> None:
+    schemes = sorted(
+        r[0] for r in oracle.execute("SELECT DISTINCT scheme FROM concept WHERE code='G06F3/048'")
+    )
+    page = client.get("/search?q=G06F3/048")
+    offered = page.text.split('class="codes"', 1)[1].split("</p>", 1)[0]
+    assert (
+        sorted(s for s in ("fi", "ipc", "fterm") if f'href="/{s}/G06F3/048' in offered) == schemes
+    )
+    assert 'class="codes"' not in client.get("/search?q=制御").text

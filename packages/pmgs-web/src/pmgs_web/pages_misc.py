@@ -86,6 +86,7 @@ def search(req: PageRequest) -> View:
     context: dict[str, object] = {
         "page": page,
         "q": query,
+        "codes": _codes_named(req, query),
         "order": order,
         "match": match,
         "marks": sorted(set(terms), key=len, reverse=True),
@@ -93,6 +94,25 @@ def search(req: PageRequest) -> View:
         "documents": documents,
     }
     return View("search.html", context, page, 200, query or "search")
+
+
+def _codes_named(req: PageRequest, query: str) -> list[dict[str, object]]:
+    """Codes the query names exactly (``G06F3/048``, ``2D673AA01``), offered as direct links;
+    text that is no code of a scheme is simply not offered."""
+    text = query.strip()
+    if not text or len(text) > 40 or " " in text:
+        return []
+    found: list[dict[str, object]] = []
+    for scheme in ("fi", "fterm", "ipc"):
+        try:
+            record = req.store.lookup(
+                scheme, text, req.release, None, req.language, relation_limit=1
+            )
+        except PMGSQueryError:
+            continue
+        if record["match_status"] in {"exact", "normalized_exact"}:
+            found.append({"scheme": scheme, "code": record["code"], "edition": record["edition"]})
+    return found
 
 
 def document_page(req: PageRequest, document_id: str) -> View:
