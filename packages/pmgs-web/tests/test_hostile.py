@@ -60,6 +60,7 @@ def test_markup_in_package_text_is_shown_as_text(hostile: TestClient) -> None:
         ("/?release=JPPM1", 404, "RELEASE_NOT_FOUND"),
         ("/?release=../../x", 404, "RELEASE_NOT_FOUND"),
         ("/document/fterm_explanation:ja:2D673?page=1&section=1", 400, "INVALID_DOCUMENT_SELECTOR"),
+        ("/document/fterm_explanation:ja:2D673?page=x", 400, "INVALID_DOCUMENT_SELECTOR"),
         ("/fi/A40Y9/99", 404, "not_found"),
         ("/no/such/page", 404, "NOT_FOUND"),
     ],

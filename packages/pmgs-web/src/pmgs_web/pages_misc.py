@@ -116,8 +116,8 @@ def _codes_named(req: PageRequest, query: str) -> list[dict[str, object]]:
 
 
 def document_page(req: PageRequest, document_id: str) -> View:
-    selector_page = int_param(req.query, "page", minimum=1)
-    section = int_param(req.query, "section", minimum=1)
+    selector_page = int_param(req.query, "page", minimum=1, code="INVALID_DOCUMENT_SELECTOR")
+    section = int_param(req.query, "section", minimum=1, code="INVALID_DOCUMENT_SELECTOR")
     locator = req.text("locator", 256)
     document = req.store.get_document(
         document_id,

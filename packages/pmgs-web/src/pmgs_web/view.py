@@ -59,12 +59,13 @@ class PageRequest:
         return value
 
 
-def int_param(query: Mapping[str, str], name: str, *, minimum: int = 0) -> int | None:
-    """An integer query parameter, or ``None`` when absent; anything else is refused."""
+def int_param(
+    query: Mapping[str, str], name: str, *, minimum: int = 0, code: ErrorCode = "INVALID_OFFSET"
+) -> int | None:
+    """An integer query parameter, or ``None`` when absent; anything else is ``code``."""
     raw = query.get(name)
     if raw is None or raw == "":
         return None
-    code: ErrorCode = "INVALID_OFFSET" if "offset" in name else "INVALID_ARGUMENT"
     if not raw.isascii() or not raw.isdigit() or len(raw) > 7:
         raise PMGSQueryError(code, f"{name} must be a whole number")
     value = int(raw)
