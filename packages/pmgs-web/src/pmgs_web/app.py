@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable
 from importlib.resources import files
 from typing import Final
@@ -54,25 +55,18 @@ _CSS: Final = files("pmgs_web").joinpath("static/style.css").read_bytes()
 
 
 def _mark(text: str, terms: list[str]) -> Markup:
-    """``text`` escaped, with every (case-folded) occurrence of a search term in <mark>."""
-    folded = text.casefold()
-    if not terms or len(folded) != len(text):
+    """``text`` escaped, with every occurrence of a search term (any case) in <mark>."""
+    wanted = [term for term in terms if term]
+    if not wanted:
         return escape(text)
+    pattern = re.compile("|".join(re.escape(term) for term in wanted), re.IGNORECASE)
     out: list[str] = []
     position = 0
-    while position < len(text):
-        hit = None
-        for term in terms:
-            folded_term = term.casefold()
-            if folded_term and folded.startswith(folded_term, position):
-                hit = len(folded_term)
-                break
-        if hit is None:
-            out.append(str(escape(text[position])))
-            position += 1
-            continue
-        out.append(f"<mark>{escape(text[position : position + hit])}</mark>")
-        position += hit
+    for hit in pattern.finditer(text):
+        out.append(str(escape(text[position : hit.start()])))
+        out.append(f"<mark>{escape(hit.group())}</mark>")
+        position = hit.end()
+    out.append(str(escape(text[position:])))
     return Markup("".join(out))  # noqa: S704 - every piece above was escaped
 
 
