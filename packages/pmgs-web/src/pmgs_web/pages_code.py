@@ -162,7 +162,13 @@ def _grid_rows(req: PageRequest, theme: str, items: list[HierarchySummary]) -> l
             )
             direct = {child["code"] for child in page["items"]}
         cells = [
-            {"summary": term, "number": term["code"][7:], "lower": term["code"] not in direct}
+            {
+                "number": term["code"][7:],
+                "label": term["label"],
+                "class": ("lower " if term["code"] not in direct else "") + term["record_status"],
+                "mark": "" if term["code"] in direct else "・",
+                "href": req.links.code("fterm", term["code"]),
+            }
             for term in entry["terms"]
         ]
         lines = [cells[i : i + GRID_COLUMNS] for i in range(0, len(cells), GRID_COLUMNS)] or [[]]
