@@ -278,6 +278,11 @@ def test_releases_list_and_older_release(data_dir: object) -> None:
             assert f"リリース {OLD_RELEASE}" in older.text
             # Links of an older release's page keep the release.
             assert any(f"release={OLD_RELEASE}" in h for h in hrefs(older.text) if "/fi/" in h)
+            listed = client.get("/releases.json").json()
+            assert [i["release_id"] for i in listed] == ["JPPM2026002", OLD_RELEASE]
+            old_db = next((data_dir / "data" / "releases" / OLD_RELEASE).glob("*/*.sqlite"))
+            with PMGSStore.open(old_db) as old_store:
+                assert listed[1] == old_store.release_info()
             info = client.get(f"/index.json?release={OLD_RELEASE}").json()
             assert info["release_id"] == OLD_RELEASE
             missing = client.get("/?release=JPPM1999001")
