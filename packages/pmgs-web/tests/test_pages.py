@@ -330,3 +330,17 @@ def test_a_code_typed_in_the_search_box_is_offered(
         sorted(s for s in ("fi", "ipc", "fterm") if f'href="/{s}/G06F3/048' in offered) == schemes
     )
     assert 'class="codes"' not in client.get("/search?q=制御").text
+
+
+def test_viewer_paths_of_cited_codes_answer(client: TestClient) -> None:
+    from pmgs_web import code_path, document_path
+
+    assert code_path("ipc", "G06F3/048") == "/ipc/G06F3/048"
+    assert code_path("fi", "B60J5/00,501@B") == "/fi/B60J5/00,501@B"
+    assert document_path("fi_handbook:ja:A40Y1/02@A") == "/document/fi_handbook:ja:A40Y1/02@A"
+    for path in (
+        code_path("fi", FI_CODE),
+        code_path("fterm", "2D673AA01"),
+        document_path(DOCUMENT),
+    ):
+        assert client.get(path).status_code == 200

@@ -17,12 +17,13 @@ _CODE_SAFE = "/@,"
 
 
 def code_path(scheme: str, code: str) -> str:
-    """The viewer path of a code (relative to the viewer's root), without query."""
+    """The viewer path of a code (relative to the viewer's root), without query; an IPC
+    code of another edition than the default adds ``?edition=``."""
     return f"/{scheme}/{quote(code, safe=_CODE_SAFE)}"
 
 
 def document_path(document_id: str) -> str:
-    return f"/document/{quote(document_id, safe=':')}"
+    return f"/document/{quote(document_id, safe=':/@,')}"
 
 
 class Linker:
