@@ -19,7 +19,7 @@ nox.options.reuse_existing_virtualenvs = False
 nox.needs_version = ">=2025.2.9"
 
 ROOT = Path(__file__).parent
-PACKAGES = ("pmgs-core", "pmgs-build", "pmgs-cli", "pmgs-mcp", "pmgs-agentkit")
+PACKAGES = ("pmgs-core", "pmgs-build", "pmgs-cli", "pmgs-mcp", "pmgs-agentkit", "pmgs-web")
 SUPPORTED_PYTHONS = ("3.11", "3.12", "3.13")
 
 

@@ -24,6 +24,7 @@ PACKAGES = {
     "pmgs_cli": "pmgs-cli",
     "pmgs_mcp": "pmgs-mcp",
     "pmgs_agentkit": "pmgs-agentkit",
+    "pmgs_web": "pmgs-web",
 }
 
 
@@ -50,6 +51,7 @@ def test_import_contracts_hold() -> None:
     [
         ("pmgs_core", "import pmgs_build\n", "pmgs-core depends on no other pmgs package"),
         ("pmgs_mcp", "import pmgs_cli\n", "pmgs-mcp depends on pmgs-core only"),
+        ("pmgs_web", "import pmgs_mcp\n", "pmgs-web depends on pmgs-core only"),
         (
             "pmgs_build",
             "from pmgs_core import notation\n",

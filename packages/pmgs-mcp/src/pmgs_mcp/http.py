@@ -13,6 +13,7 @@ Routes (all behind the guards of :mod:`pmgs_mcp.security`):
 * ``GET /version``, ``GET /release`` — JSON for operators and clients; ``GET /edition``
   (which optional parts are on) and ``GET /indexing_status`` (idle, or the collection's
   import / re-index in progress) as document-database clients expect.
+* ``GET /web/…`` — the read-only browser viewer (pmgs-web), when that package is installed.
 * ``GET /health``, ``GET /ready`` — liveness and readiness probes, answered before the guards
   (:mod:`pmgs_mcp.readiness`).
 
@@ -36,7 +37,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 
 from pmgs_mcp.collection_tools import CollectionLike
 from pmgs_mcp.config import (
@@ -175,6 +176,7 @@ def create_app(
             Route("/release", release, methods=["GET"]),
             Route("/edition", edition, methods=["GET"]),
             Route("/indexing_status", indexing_status, methods=["GET"]),
+            *_viewer_routes(store),
         ],
         lifespan=lifespan,
     )
@@ -188,6 +190,16 @@ def create_app(
     readiness = Readiness(store, expected_sha256(store, settings.expect_sha256))
     readiness.start()
     return ProbeEndpoints(guarded, readiness)
+
+
+def _viewer_routes(store: StoreLike) -> list[Mount]:
+    """pmgs-web under ``/web`` when it is installed (an optional package: never required)."""
+    try:
+        from pmgs_web import viewer_for
+    except ImportError:
+        return []
+    viewer = viewer_for(store)
+    return [] if viewer is None else [Mount("/web", app=viewer)]
 
 
 def _split(value: str | None) -> tuple[str, ...]:

@@ -1,0 +1,194 @@
+"""The pages of single codes: a code of any scheme, the F-term theme grid, scheme indexes.
+
+Everything shown comes from :class:`pmgs_core.PMGSStore` records (``lookup``,
+``hierarchy``); this module only arranges them. Hierarchy dots follow J-PlatPat's habit of
+counting from the main group (FI, IPC) or the theme's terms (F-term): they are derived from
+the number of parents the store returns, not from a level column of the package.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from pmgs_core import ClassificationRecord, HierarchySummary, PMGSQueryError
+from pmgs_web.view import PageRequest, View, int_param
+
+__all__ = ["code_page", "scheme_index", "theme_grid"]
+
+CHILD_PAGE: Final = 50
+RELATION_PAGE: Final = 50
+GRID_PAGE: Final = 200
+GRID_MAX_PAGES: Final = 20
+"""A theme grid reads at most 4,000 viewpoints and terms (the largest real theme is far below)."""
+GRID_COLUMNS: Final = 10
+SECTIONS: Final = tuple("ABCDEFGH")
+
+_DOT_BASE: Final = {"fi": 3, "ipc": 3, "fterm": 2}
+"""Parents above the first dotted level: section, class, subclass; or theme, viewpoint."""
+
+_NOT_FOUND_STATUS: Final = {"not_found": 404, "version_not_found": 404}
+
+
+def dots_for(scheme: str, parent_count: int) -> int:
+    return max(0, parent_count - _DOT_BASE.get(scheme, 0))
+
+
+def _lookup_texts(req: PageRequest, scheme: str, code: str, edition: str | None) -> Any:
+    """The Japanese record when English was asked for and the package has none (shown with a
+    note; the JSON answer stays the English record the API gives)."""
+    if req.language == "ja":
+        return None
+    return req.store.lookup(scheme, code, req.release, edition, "ja", relation_limit=1)
+
+
+def code_page(req: PageRequest, scheme: str, code: str) -> View:
+    edition = req.text("edition", 8) or None
+    version = req.text("version", 32) or None
+    relation_offset = int_param(req.query, "relation_offset") or 0
+    child_offset = int_param(req.query, "child_offset") or 0
+    record: ClassificationRecord = req.store.lookup(
+        scheme,
+        code,
+        req.release,
+        edition,
+        req.language,
+        version=version,
+        relation_limit=RELATION_PAGE,
+        relation_offset=relation_offset,
+    )
+    status = _NOT_FOUND_STATUS.get(record["match_status"], 200)
+    context: dict[str, object] = {"record": record, "scheme": scheme}
+    if status == 200:
+        found_edition = record["edition"]
+        parents = req.store.hierarchy(
+            "parents", scheme, record["code"], req.release, found_edition, req.language
+        )
+        children = req.store.hierarchy(
+            "children",
+            scheme,
+            record["code"],
+            req.release,
+            found_edition,
+            req.language,
+            limit=CHILD_PAGE,
+            offset=child_offset,
+        )
+        fallback = None
+        if not record["texts"]:
+            fallback = _lookup_texts(req, scheme, record["code"], found_edition)
+        context.update(
+            parents=parents["items"],
+            children=children,
+            dots=dots_for(scheme, parents["count"]),
+            child_dots=dots_for(scheme, parents["count"] + 1),
+            fallback_texts=fallback["texts"] if fallback else [],
+            theme=record["code"][:5] if scheme == "fterm" else None,
+            relation_groups=_group_relations(record),
+        )
+    title = f"{scheme.upper()} {record['code']}"
+    return View("code.html", context, record, status, title)
+
+
+def _group_relations(record: ClassificationRecord) -> list[tuple[str, list[Any]]]:
+    """Relations by kind, in the order the store gave them (parents are the breadcrumbs)."""
+    groups: dict[str, list[Any]] = {}
+    for relation in record["relations"]:
+        if relation["kind"] == "parent":
+            continue
+        groups.setdefault(relation["kind"], []).append(relation)
+    return list(groups.items())
+
+
+def theme_grid(req: PageRequest, theme: str) -> View:
+    """The F-term list of a theme as people know it: one row per viewpoint, terms across."""
+    record = req.store.lookup("fterm", theme, req.release, None, req.language, relation_limit=200)
+    if record["match_status"] in _NOT_FOUND_STATUS or record["kind"] != "theme":
+        if record["match_status"] not in _NOT_FOUND_STATUS:
+            raise PMGSQueryError("INVALID_CODE", "the grid is shown for a five-character theme")
+        return View("code.html", {"record": record, "scheme": "fterm"}, record, 404, theme)
+    items: list[HierarchySummary] = []
+    first = None
+    offset = 0
+    complete = False
+    for _ in range(GRID_MAX_PAGES):
+        page = req.store.hierarchy(
+            "descendants",
+            "fterm",
+            record["code"],
+            req.release,
+            None,
+            req.language,
+            limit=GRID_PAGE,
+            offset=offset,
+        )
+        first = first or page
+        items.extend(page["items"])
+        if page["next_offset"] is None:
+            complete = True
+            break
+        offset = page["next_offset"]
+    rows = _grid_rows(req, record["code"], items)
+    fallback = None if record["texts"] else _lookup_texts(req, "fterm", record["code"], None)
+    context: dict[str, object] = {
+        "record": record,
+        "rows": rows,
+        "columns": GRID_COLUMNS,
+        "truncated": not complete,
+        "coverage": [
+            r for r in record["relations"] if r["kind"] == "theme" and r["target"]["scheme"] == "fi"
+        ],
+        "fallback_texts": fallback["texts"] if fallback else [],
+    }
+    return View("theme.html", context, first, 200, f"F-term {record['code']}")
+
+
+def _grid_rows(req: PageRequest, theme: str, items: list[HierarchySummary]) -> list[Any]:
+    """Viewpoints with their terms in rows of :data:`GRID_COLUMNS`; a term that is not a
+    direct child of its viewpoint is marked as lower in the hierarchy."""
+    viewpoints: dict[str, dict[str, Any]] = {}
+    for item in items:
+        code = item["code"]
+        key = code[:7]
+        if len(code) == 7:
+            viewpoints.setdefault(key, {"summary": item, "terms": []})["summary"] = item
+        else:
+            viewpoints.setdefault(key, {"summary": None, "terms": []})["terms"].append(item)
+    rows = []
+    for key, entry in viewpoints.items():
+        direct: set[str] = set()
+        if entry["summary"] is not None:
+            page = req.store.hierarchy(
+                "children", "fterm", key, req.release, None, req.language, limit=200
+            )
+            direct = {child["code"] for child in page["items"]}
+        cells = [
+            {
+                "number": term["code"][7:],
+                "label": term["label"],
+                "class": ("lower " if term["code"] not in direct else "") + term["record_status"],
+                "mark": "" if term["code"] in direct else "・",
+                "href": req.links.code("fterm", term["code"]),
+            }
+            for term in entry["terms"]
+        ]
+        lines = [cells[i : i + GRID_COLUMNS] for i in range(0, len(cells), GRID_COLUMNS)] or [[]]
+        rows.append({"code": key, "summary": entry["summary"], "lines": lines})
+    return rows
+
+
+def scheme_index(req: PageRequest, scheme: str) -> View:
+    """The entry points of one scheme: FI or IPC (one edition) sections, or F-term themes."""
+    if scheme == "fterm":
+        categories = req.store.categories(req.release)
+        group = req.text("group", 4)
+        themes = [t for t in categories["themes"] if group is None or t["theme"][:2] == group]
+        context: dict[str, object] = {"themes": themes, "group": group}
+        return View("index.html", context, categories, 200, "F-term")
+    edition = req.text("edition", 8) or None
+    records = [
+        req.store.lookup(scheme, letter, req.release, edition, req.language, relation_limit=1)
+        for letter in SECTIONS
+    ]
+    found = [r for r in records if r["match_status"] not in _NOT_FOUND_STATUS]
+    context = {"sections": found, "scheme": scheme, "edition": edition}
+    return View("index.html", context, found, 200, scheme.upper())

@@ -1,0 +1,149 @@
+"""The pages around the codes: home, search, documents, releases and quarantine.
+
+Each handler makes the store calls the page needs and returns the record the API gave,
+unchanged, as the page's JSON answer.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from pmgs_core import PMGSQueryError
+from pmgs_web.pages_code import SECTIONS
+from pmgs_web.releases import StoreSet
+from pmgs_web.view import PageRequest, View, int_param
+
+__all__ = ["document_page", "home", "is_synthetic", "quarantine", "releases", "search"]
+
+SEARCH_PAGE: Final = 20
+SEGMENT_PAGE: Final = 20
+QUARANTINE_PAGE: Final = 50
+_ORDERS: Final = ("index", "relevance")
+_MATCHES: Final = ("all", "any")
+
+
+def is_synthetic(attribution: str) -> bool:
+    """The generator's attribution line names the data synthetic in both languages."""
+    return attribution.startswith("Synthetic") or "合成データ" in attribution
+
+
+def home(req: PageRequest) -> View:
+    info = req.store.release_info(req.release)
+    categories = req.store.categories(req.release)
+    groups: dict[str, int] = {}
+    for theme in categories["themes"]:
+        groups[theme["theme"][:2]] = groups.get(theme["theme"][:2], 0) + 1
+    sections = [
+        record
+        for record in (
+            req.store.lookup("fi", letter, req.release, None, req.language, relation_limit=1)
+            for letter in SECTIONS
+        )
+        if record["match_status"] in {"exact", "normalized_exact"}
+    ]
+    editions = [c for c in info["classification_counts"] if c["scheme"] == "ipc"]
+    context: dict[str, object] = {
+        "info": info,
+        "synthetic": is_synthetic(info["attribution"]),
+        "sections": sections,
+        "groups": sorted(groups.items()),
+        "editions": editions,
+    }
+    return View("home.html", context, info, 200, info["release_id"])
+
+
+def _choice(req: PageRequest, name: str, accepted: tuple[str, ...]) -> str:
+    value = req.query.get(name) or accepted[0]
+    if value not in accepted:
+        raise PMGSQueryError(
+            "INVALID_ARGUMENT", f"{name} must be one of {', '.join(accepted)}", {name: accepted}
+        )
+    return value
+
+
+def search(req: PageRequest) -> View:
+    """Classifications and documents at once, each with its own paging (``search_pmgs``)."""
+    query = req.query.get("q", "")
+    order = _choice(req, "order", _ORDERS)
+    match = _choice(req, "match", _MATCHES)
+    page = req.store.search_pmgs(
+        query,
+        release=req.release,
+        language=req.language,
+        limit=SEARCH_PAGE,
+        classification_offset=int_param(req.query, "classification_offset") or 0,
+        document_offset=int_param(req.query, "document_offset") or 0,
+        order=order,
+        match=match,
+    )
+    by_type = page["results_by_type"]
+    terms: list[str] = []
+    classifications = by_type.get("classification")
+    documents = by_type.get("document")
+    for typed in (classifications, documents):
+        if typed is not None:
+            terms.extend(term["term"] for term in typed["terms"])
+    context: dict[str, object] = {
+        "page": page,
+        "q": query,
+        "codes": _codes_named(req, query),
+        "order": order,
+        "match": match,
+        "marks": sorted(set(terms), key=len, reverse=True),
+        "classifications": classifications,
+        "documents": documents,
+    }
+    return View("search.html", context, page, 200, query or "search")
+
+
+def _codes_named(req: PageRequest, query: str) -> list[dict[str, object]]:
+    """Codes the query names exactly (``G06F3/048``, ``2D673AA01``), offered as direct links;
+    text that is no code of a scheme is simply not offered."""
+    text = query.strip()
+    if not text or len(text) > 40 or " " in text:
+        return []
+    found: list[dict[str, object]] = []
+    for scheme in ("fi", "fterm", "ipc"):
+        try:
+            record = req.store.lookup(
+                scheme, text, req.release, None, req.language, relation_limit=1
+            )
+        except PMGSQueryError:
+            continue
+        if record["match_status"] in {"exact", "normalized_exact"}:
+            found.append({"scheme": scheme, "code": record["code"], "edition": record["edition"]})
+    return found
+
+
+def document_page(req: PageRequest, document_id: str) -> View:
+    selector_page = int_param(req.query, "page", minimum=1, code="INVALID_DOCUMENT_SELECTOR")
+    section = int_param(req.query, "section", minimum=1, code="INVALID_DOCUMENT_SELECTOR")
+    locator = req.text("locator", 256)
+    document = req.store.get_document(
+        document_id,
+        page=selector_page,
+        section=section,
+        locator=locator,
+        segment_limit=SEGMENT_PAGE,
+        segment_offset=int_param(req.query, "segment_offset") or 0,
+        related_classification_limit=200,
+        related_classification_offset=int_param(req.query, "related_offset") or 0,
+    )
+    context: dict[str, object] = {"document": document}
+    return View("document.html", context, document, 200, document["title"])
+
+
+def releases(req: PageRequest, stores: StoreSet) -> View:
+    infos = stores.installed()
+    context: dict[str, object] = {"infos": infos, "current": stores.current_release}
+    return View("releases.html", context, infos, 200, "releases")
+
+
+def quarantine(req: PageRequest) -> View:
+    page = req.store.list_quarantine(
+        req.text("data_group", 64) or None,
+        req.release,
+        limit=QUARANTINE_PAGE,
+        offset=int_param(req.query, "offset") or 0,
+    )
+    return View("quarantine.html", {"page": page}, page, 200, "quarantine")

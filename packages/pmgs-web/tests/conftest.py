@@ -1,0 +1,85 @@
+"""Shared fixtures: reference databases built by pmgs-build, the viewer on them.
+
+``sample_db`` is the embedded synthetic sample (what ``pmgs demo`` shows); ``hostile_db``
+is the same package with markup written into one FI text, so the tests can see that
+package text reaches the page only as text. ``data_dir`` holds two installed releases
+(an older generated one and the sample as current) for ``?release=``. ``oracle`` is a
+plain read-only SQLite connection: expected texts are read with SQL, not by the viewer.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from pmgs_build import build_database, sample_package_path, setup_release
+from pmgs_build.testing import generate_package
+from pmgs_core import PMGSStore
+from pmgs_web import create_app
+from pmgs_web.releases import StoreSet
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+HOSTILE_TEXT = '<script>alert("pmgs")</script><b onclick="x()">太字</b> &amp; "引用"'
+"""Written over the FI text of A40Y1/02 in the hostile database."""
+HOSTILE_CODE = "A40Y1/02"
+OLD_RELEASE = "JPPM2025001"
+
+
+@pytest.fixture(scope="session")
+def sample_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("sample") / "reference.sqlite"
+    build_database(sample_package_path(), db)
+    return db
+
+
+@pytest.fixture(scope="session")
+def store(sample_db: Path) -> Iterator[PMGSStore]:
+    with PMGSStore.open(sample_db) as opened:
+        yield opened
+
+
+@pytest.fixture(scope="session")
+def oracle(sample_db: Path) -> Iterator[sqlite3.Connection]:
+    connection = sqlite3.connect(sample_db.resolve().as_uri() + "?mode=ro", uri=True)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture(scope="session")
+def client(sample_db: Path) -> Iterator[TestClient]:
+    stores = StoreSet.open(sample_db)
+    with TestClient(create_app(stores)) as test_client:
+        yield test_client
+    stores.close()
+
+
+@pytest.fixture(scope="session")
+def hostile_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("hostile")
+    package = root / "JPPM2026002"
+    shutil.copytree(sample_package_path(), package)
+    text_file = package / "FI" / "FI_TEXT" / "fiText_A_20260331.csv"
+    original = text_file.read_text(encoding="utf-8-sig")
+    target = "合成データ：溶液の回路機構"
+    assert original.count(target) == 1
+    text_file.write_text(original.replace(target, HOSTILE_TEXT), encoding="utf-8-sig")
+    db = root / "hostile.sqlite"
+    build_database(package, db)
+    return db
+
+
+@pytest.fixture(scope="session")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An older generated release installed first, then the sample as the current one."""
+    root = tmp_path_factory.mktemp("datadir")
+    old = generate_package(root / "old-package", scale=0.001, seed=3, release=OLD_RELEASE)
+    setup_release(old.path, root / "data-dir")
+    setup_release(sample_package_path(), root / "data-dir")
+    return root / "data-dir"
