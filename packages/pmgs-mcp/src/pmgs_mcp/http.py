@@ -27,7 +27,7 @@ import contextlib
 import dataclasses
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.lowlevel import Server
 from mcp.server.sse import SseServerTransport
@@ -38,7 +38,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from pmgs_mcp.collection_tools import CollectionLike
 from pmgs_mcp.config import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -75,7 +74,9 @@ from pmgs_mcp.security import (
     send_json_error,
 )
 from pmgs_mcp.server import initialization_options
-from pmgs_mcp.tools import StoreLike
+
+if TYPE_CHECKING:
+    from pmgs_core import Collection, PMGSStore
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "HttpSettings", "create_app", "create_app_from_env"]
 
@@ -117,10 +118,10 @@ class _SseMessageEndpoint:
 
 def create_app(
     server: Server[Any],
-    store: StoreLike,
+    store: PMGSStore,
     settings: HttpSettings,
     *,
-    collection: CollectionLike | None = None,
+    collection: Collection | None = None,
     tools: str = "default",
 ) -> ASGIApp:
     """The complete HTTP application for one server and its store, guards included."""

@@ -31,10 +31,12 @@ import logging
 import re
 import threading
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from pmgs_mcp.security import ASGIApp, Receive, Scope, Send, send_json_error
-from pmgs_mcp.tools import StoreLike
+
+if TYPE_CHECKING:
+    from pmgs_core import PMGSStore
 
 __all__ = [
     "DATABASE_HASH_MISMATCH",
@@ -62,7 +64,7 @@ _HEX64: Final = re.compile(r"[0-9a-f]{64}")
 _CHUNK: Final = 1024 * 1024
 
 
-def expected_sha256(store: StoreLike, explicit: str | None = None) -> str | None:
+def expected_sha256(store: PMGSStore, explicit: str | None = None) -> str | None:
     """The SHA-256 the served file must have: given, else the pointer's, else its name's.
 
     ``pmgs setup`` stores databases at ``…/<database-sha256>.sqlite``, so a file given with
@@ -83,7 +85,7 @@ def expected_sha256(store: StoreLike, explicit: str | None = None) -> str | None
 class Readiness:
     """The verification of one process's database, run once on a background thread."""
 
-    def __init__(self, store: StoreLike, expected: str | None) -> None:
+    def __init__(self, store: PMGSStore, expected: str | None) -> None:
         info = store.release_info()
         self.release_id = str(info["release_id"])
         path = getattr(store, "database_path", None)

@@ -17,14 +17,16 @@ exist is an answer (``match_status: not_found``), as for the tool.
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from mcp import types
 from mcp.shared.exceptions import MCPError
 
 from pmgs_core import PMGSQueryError, concise_record
-from pmgs_mcp.tools import StoreLike
+
+if TYPE_CHECKING:
+    from pmgs_core import PMGSStore
 
 __all__ = ["RESOURCE_NOT_FOUND", "RESOURCE_TEMPLATES", "read_resource"]
 
@@ -68,7 +70,7 @@ def _not_found(uri: str, why: str) -> MCPError:
     )
 
 
-def _record(store: StoreLike, uri: str) -> dict[str, Any]:
+def _record(store: PMGSStore, uri: str) -> dict[str, Any]:
     parts = urlsplit(uri)
     if parts.scheme != "pmgs" or not parts.netloc:
         raise _not_found(uri, "not a pmgs:// URI")
@@ -93,7 +95,7 @@ def _record(store: StoreLike, uri: str) -> dict[str, Any]:
     raise _not_found(uri, f"unknown kind {parts.netloc!r}; use fi, fterm, ipc or document")
 
 
-def read_resource(store: StoreLike, uri: str) -> types.ReadResourceResult:
+def read_resource(store: PMGSStore, uri: str) -> types.ReadResourceResult:
     """The contents of ``uri``: one JSON text, the concise record."""
     try:
         record = _record(store, uri)
