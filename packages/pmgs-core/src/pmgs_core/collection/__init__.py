@@ -1,4 +1,5 @@
-"""The user's writable collection, beside the read-only release (see ``_collection``).
+"""The user's writable collection, beside the read-only release (ADR 0016): its reads, its
+writes and their TypedDict records.
 
 Imported lazily by :mod:`pmgs_core` (``pmgs_core.Collection``): sqlite-utils, which creates
 its tables, costs start-up time that ``pmgs lookup`` must not pay.
@@ -18,6 +19,20 @@ from pmgs_core.collection._limits import (
     MAX_PATH_CHARS,
     MAX_QUERY_CHARS,
 )
+from pmgs_core.collection._records import (
+    CollectionCategories,
+    CollectionDocument,
+    CollectionDocumentDeleted,
+    CollectionDocumentList,
+    CollectionDocumentPage,
+    CollectionDocumentPut,
+    CollectionItem,
+    CollectionItemDeleted,
+    CollectionItemsAdded,
+    CollectionReindexed,
+    CollectionSearch,
+    IndexingStatus,
+)
 from pmgs_core.collection._schema import COLLECTION_SCHEMA_VERSION
 from pmgs_core.collection._shapes import COLLECTION_RECORD_NAMES, collection_json_schema
 
@@ -34,5 +49,17 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "SOURCE",
     "Collection",
+    "CollectionCategories",
+    "CollectionDocument",
+    "CollectionDocumentDeleted",
+    "CollectionDocumentList",
+    "CollectionDocumentPage",
+    "CollectionDocumentPut",
+    "CollectionItem",
+    "CollectionItemDeleted",
+    "CollectionItemsAdded",
+    "CollectionReindexed",
+    "CollectionSearch",
+    "IndexingStatus",
     "collection_json_schema",
 ]
