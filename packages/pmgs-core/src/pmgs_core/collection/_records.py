@@ -9,26 +9,6 @@ from __future__ import annotations
 import sqlite3
 from typing import Final, Literal, NotRequired, TypedDict
 
-__all__ = [
-    "SOURCE",
-    "CollectionCategories",
-    "CollectionCategory",
-    "CollectionDocument",
-    "CollectionDocumentDeleted",
-    "CollectionDocumentList",
-    "CollectionDocumentPage",
-    "CollectionDocumentPut",
-    "CollectionItem",
-    "CollectionItemDeleted",
-    "CollectionItemsAdded",
-    "CollectionReindexed",
-    "CollectionSearch",
-    "CollectionSearchItem",
-    "DocumentItem",
-    "IndexingStatus",
-    "document_record",
-]
-
 SOURCE: Final = "user_collection"
 
 UserCollection = Literal["user_collection"]

@@ -6,8 +6,7 @@ and copied out; the lists are paged in package (id) order with exact index count
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import cast
+from typing import Generic, TypedDict, TypeVar
 
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import (
@@ -19,6 +18,7 @@ from pmgs_core.records import (
     QuarantineItem,
     QuarantinePage,
     ReleaseInfo,
+    ReleaseRef,
     ThemeCategory,
 )
 from pmgs_core.store._arguments import check_kinds, check_limit, check_offset, page_fields
@@ -26,6 +26,22 @@ from pmgs_core.store._concepts import document_head
 from pmgs_core.store._connection import StoreConnection
 
 __all__ = ["CatalogMixin"]
+
+T = TypeVar("T")
+
+
+class _ListFields(TypedDict, Generic[T]):
+    """The fields every browse list shares, in record order (see ``_list_page``)."""
+
+    release: ReleaseRef
+    items: list[T]
+    count: int
+    total_count: int
+    limit: int
+    offset: int
+    has_more: bool
+    next_offset: int | None
+    attribution: str
 
 
 class CatalogMixin(StoreConnection):
@@ -74,8 +90,7 @@ class CatalogMixin(StoreConnection):
                     )
                 ],
             }
-        info = self._counts_cache
-        return cast(ReleaseInfo, {**info})
+        return self._counts_cache.copy()
 
     def list_documents(
         self,
@@ -112,14 +127,13 @@ class CatalogMixin(StoreConnection):
                 }
                 for row in rows
             ]
-            page = {
+            return {
                 "record_type": "document_list_page",
                 "kind": kinds[0] if kinds else None,
                 **self._list_page(items, total, checked_limit, checked_offset),
                 "content_role": CONTENT_ROLE,
                 "notice": EVIDENCE_NOTICE,
             }
-            return cast(DocumentListPage, page)
 
         return self._locked(run)
 
@@ -163,18 +177,15 @@ class CatalogMixin(StoreConnection):
                 }
                 for row in rows
             ]
-            page = {
+            return {
                 "record_type": "quarantine_page",
                 "data_group": data_group,
                 **self._list_page(items, total, checked_limit, checked_offset),
             }
-            return cast(QuarantinePage, page)
 
         return self._locked(run)
 
-    def _list_page(
-        self, items: Sequence[object], total: int, limit: int, offset: int
-    ) -> dict[str, object]:
+    def _list_page(self, items: list[T], total: int, limit: int, offset: int) -> _ListFields[T]:
         """The fields every browse list shares, in record order: the release, the items,
         the exact total and the paging that follows from it."""
         has_more, next_offset = page_fields(total, limit, offset, len(items))
@@ -244,4 +255,4 @@ class CatalogMixin(StoreConnection):
                 "themes": themes,
                 "attribution": self._attribution,
             }
-        return cast(Categories, {**self._categories_cache})
+        return self._categories_cache.copy()
