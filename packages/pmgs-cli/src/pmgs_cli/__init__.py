@@ -13,12 +13,9 @@ from pmgs_cli.app import main
 def __getattr__(name: str) -> Any:
     """``__version__`` on demand: importlib.metadata costs ~70 ms, too much for a cold lookup."""
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
+        from pmgs_core import distribution_version
 
-        try:
-            return version("pmgs-cli")
-        except PackageNotFoundError:  # running from a source tree that was never installed
-            return "0+unknown"
+        return distribution_version("pmgs-cli")
     raise AttributeError(name)
 
 

@@ -37,7 +37,7 @@ from pmgs_core.notation import (
     parse_code,
     parse_ipc_version,
 )
-from pmgs_core.plugins import COMMAND_ENTRY_POINT_GROUP, CommandMain
+from pmgs_core.plugins import COMMAND_ENTRY_POINT_GROUP, CommandMain, distribution_version
 from pmgs_core.records import (
     CONTENT_ROLE,
     EVIDENCE_NOTICE,
@@ -108,12 +108,7 @@ def __getattr__(name: str) -> object:
 
         return getattr(collection, name)
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            return version("pmgs-core")
-        except PackageNotFoundError:  # a source tree that was never installed
-            return "0+unknown"
+        return distribution_version("pmgs-core")
     raise AttributeError(f"module 'pmgs_core' has no attribute {name!r}")
 
 
@@ -174,6 +169,7 @@ __all__ = [
     "create_indexes",
     "create_schema",
     "default_data_dir",
+    "distribution_version",
     "fold_for_search",
     "format_fixed_width",
     "fterm_theme_code",

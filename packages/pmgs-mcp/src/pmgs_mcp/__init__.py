@@ -12,12 +12,10 @@ Importing this package is cheap: the MCP SDK is imported only when :func:`main` 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 
-try:
-    __version__ = version("pmgs-mcp")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+from pmgs_core import distribution_version
+
+__version__ = distribution_version("pmgs-mcp")
 
 __all__ = ["__version__", "main"]
 

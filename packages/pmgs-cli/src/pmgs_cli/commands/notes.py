@@ -17,7 +17,7 @@ from typing import Any, NoReturn, TypeVar, cast
 
 import click
 
-from pmgs_cli.common import EXIT_OK, CliFailure, emit_json, handle_errors
+from pmgs_cli.common import EXIT_OK, CliFailure, emit_json, file_options
 
 __all__ = ["notes"]
 
@@ -75,27 +75,17 @@ def _notes_options(func: F) -> F:
     ) -> Any:
         return func(*args, n=NotesContext(collection, data_dir, as_json), **kw)
 
-    wrapped: Any = handle_errors(inject)
-    wrapped = click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")(
-        wrapped
-    )
-    wrapped = click.option("--json", "as_json", is_flag=True, help="Print the record as JSON.")(
-        wrapped
-    )
-    wrapped = click.option(
-        "--data-dir",
-        type=click.Path(path_type=Path, file_okay=False),
-        default=None,
-        help="Data directory whose collection/collection.sqlite to use.",
-    )(wrapped)
     return cast(
         F,
-        click.option(
-            "--collection",
-            type=click.Path(path_type=Path, dir_okay=False),
-            default=None,
-            help=f"The collection file itself (else --data-dir, ${COLLECTION_ENV_VAR}, default).",
-        )(wrapped),
+        file_options(
+            inject,
+            (
+                "--collection",
+                f"The collection file itself (else --data-dir, ${COLLECTION_ENV_VAR}, default).",
+            ),
+            data_dir_help="Data directory whose collection/collection.sqlite to use.",
+            json_help="Print the record as JSON.",
+        ),
     )
 
 

@@ -206,7 +206,7 @@ class QuarantineItem(TypedDict):
     source: SourceRef | None
 
 
-class _ListPageBase(TypedDict):
+class ListPageBase(TypedDict):
     """The fields of a browse list (documents, quarantine): an exact total and paging."""
 
     release: ReleaseRef
@@ -219,7 +219,7 @@ class _ListPageBase(TypedDict):
     attribution: str
 
 
-class QuarantinePage(_ListPageBase):
+class QuarantinePage(ListPageBase):
     """A page of ``list_quarantine``: never classifications, only evidence of what was not
     read."""
 
@@ -237,7 +237,7 @@ class DocumentListItem(TypedDict):
     source: SourceRef
 
 
-class DocumentListPage(_ListPageBase):
+class DocumentListPage(ListPageBase):
     """A page of ``list_documents`` (browse surface for document-database clients)."""
 
     record_type: Literal["document_list_page"]

@@ -6,7 +6,7 @@ and copied out; the lists are paged in package (id) order with exact index count
 
 from __future__ import annotations
 
-from typing import Generic, TypedDict, TypeVar
+from typing import Generic, TypeVar
 
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import (
@@ -18,9 +18,9 @@ from pmgs_core.records import (
     QuarantineItem,
     QuarantinePage,
     ReleaseInfo,
-    ReleaseRef,
     ThemeCategory,
 )
+from pmgs_core.records._pages import ListPageBase
 from pmgs_core.store._arguments import check_kinds, check_limit, check_offset, page_fields
 from pmgs_core.store._concepts import document_head
 from pmgs_core.store._connection import StoreConnection
@@ -30,18 +30,10 @@ __all__ = ["CatalogMixin"]
 T = TypeVar("T")
 
 
-class _ListFields(TypedDict, Generic[T]):
-    """The fields every browse list shares, in record order (see ``_list_page``)."""
+class _ListFields(ListPageBase, Generic[T]):
+    """The fields every browse list shares, with its items (see ``_list_page``)."""
 
-    release: ReleaseRef
     items: list[T]
-    count: int
-    total_count: int
-    limit: int
-    offset: int
-    has_more: bool
-    next_offset: int | None
-    attribution: str
 
 
 class CatalogMixin(StoreConnection):
