@@ -30,7 +30,7 @@ from pmgs_core.collection._records import (
 )
 from pmgs_core.collection._schema import restore_index
 from pmgs_core.errors import PMGSQueryError
-from pmgs_core.search import fold_for_search
+from pmgs_core.folding import fold_for_search
 
 __all__ = ["CollectionWrites"]
 

@@ -23,7 +23,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any, Final
 
-from pmgs_core.search import fold_for_search
+from pmgs_core.folding import fold_for_search
 
 __all__ = ["WINDOW_AFTER", "WINDOW_BEFORE", "concise_record", "concise_schema"]
 
