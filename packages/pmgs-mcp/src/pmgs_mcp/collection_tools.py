@@ -11,25 +11,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from pmgs_core import DOCUMENT_KINDS, SCHEMES
+from pmgs_mcp import schemas
 from pmgs_mcp.errors import COLLECTION_TOOLS
-from pmgs_mcp.schemas import (
-    ADD_ITEM_TEXT_INPUT,
-    COLLECTION_DOCUMENT_COUNT_OUTPUT,
-    COLLECTION_DOCUMENT_INPUT,
-    DESTRUCTIVE,
-    ID_INPUT,
-    IDEMPOTENT_WRITE,
-    READ_ONLY,
-    REINDEX_INPUT,
-    UPDATE_ITEM_INPUT,
-    WRITE,
-    CollectionSchema,
-    collection_output_schema,
-    collection_search_input,
-    collection_search_output,
-    source_input,
-    source_output_schema,
-)
 from pmgs_mcp.tools import ToolSpec, keywords
 
 if TYPE_CHECKING:
@@ -60,7 +43,7 @@ def _user(text: str) -> str:
     return f"{text}\n\n{USER_TEXT_SENTENCE}"
 
 
-def collection_specs(collection: Collection, schema: CollectionSchema) -> list[ToolSpec]:
+def collection_specs(collection: Collection, schema: schemas.CollectionSchema) -> list[ToolSpec]:
     """The collection's own tools, bound to ``collection``; ``schema`` is
     :func:`pmgs_core.collection_json_schema`."""
 
@@ -78,7 +61,7 @@ def collection_specs(collection: Collection, schema: CollectionSchema) -> list[T
             result: Mapping[str, Any] = method(**keywords(method, args))
             return result
 
-        output = collection_output_schema(schema, record_type)
+        output = schemas.collection_output_schema(schema, record_type)
         calls = (f"collection.{name}",)
         return ToolSpec(name, title, description, input_schema, output, run, annotations, calls)
 
@@ -93,33 +76,33 @@ def collection_specs(collection: Collection, schema: CollectionSchema) -> list[T
                 "1,000,000 characters per call. mime defaults to what the path's extension "
                 "says. Write only what the user asked to keep."
             ),
-            ADD_ITEM_TEXT_INPUT,
+            schemas.ADD_ITEM_TEXT_INPUT,
             "collection_items_added",
-            WRITE,
+            schemas.WRITE,
         ),
         spec(
             "update_item",
             "Replace the text of one item",
             _user("Replace the text of item id (at most 20,000 characters)."),
-            UPDATE_ITEM_INPUT,
+            schemas.UPDATE_ITEM_INPUT,
             "collection_item",
-            IDEMPOTENT_WRITE,
+            schemas.IDEMPOTENT_WRITE,
         ),
         spec(
             "delete_item",
             "Delete one item",
             "Delete item id from the user's collection; a document left empty goes with it.",
-            ID_INPUT,
+            schemas.ID_INPUT,
             "collection_item_deleted",
-            DESTRUCTIVE,
+            schemas.DESTRUCTIVE,
         ),
         spec(
             "get_item_by_id",
             "Read one item of the collection",
             _user("One item of the user's collection with its document's path and category."),
-            ID_INPUT,
+            schemas.ID_INPUT,
             "collection_item",
-            READ_ONLY,
+            schemas.READ_ONLY,
         ),
         spec(
             "get_document",
@@ -129,26 +112,26 @@ def collection_specs(collection: Collection, schema: CollectionSchema) -> list[T
                 "(limit 1-100, offset; has_more / next_offset). For official PMGS documents "
                 "use get_pmgs_document."
             ),
-            COLLECTION_DOCUMENT_INPUT,
+            schemas.COLLECTION_DOCUMENT_INPUT,
             "collection_document",
-            READ_ONLY,
+            schemas.READ_ONLY,
         ),
         spec(
             "delete_document",
             "Delete a document of the collection",
             "Delete a document of the user's collection and all its items.",
-            ID_INPUT,
+            schemas.ID_INPUT,
             "collection_document_deleted",
-            DESTRUCTIVE,
+            schemas.DESTRUCTIVE,
         ),
         spec(
             "reindex_collection",
             "Rebuild the collection's search index",
             "Rebuild the full-text index of the user's collection (replaces lsa_retrain: "
             "there is no model or vector to retrain). Readers keep answering meanwhile.",
-            REINDEX_INPUT,
+            schemas.REINDEX_INPUT,
             "collection_reindexed",
-            IDEMPOTENT_WRITE,
+            schemas.IDEMPOTENT_WRITE,
         ),
     ]
 
@@ -161,11 +144,13 @@ _SOURCE_RECORDS: Final = {
 """The collection's record for each source-aware tool."""
 
 
-def with_source(official: ToolSpec, collection: Collection, schema: CollectionSchema) -> ToolSpec:
+def with_source(
+    official: ToolSpec, collection: Collection, schema: schemas.CollectionSchema
+) -> ToolSpec:
     """``list_documents``, ``list_categories`` or ``get_document_count`` answering from the
     collection by default and from the release with ``source: official``."""
     name = official.name
-    inputs = source_input(official.input_schema, category=name != "list_categories")
+    inputs = schemas.source_input(official.input_schema, category=name != "list_categories")
     method = getattr(collection, name)
 
     def run(store: PMGSStore, args: dict[str, Any]) -> Mapping[str, Any]:
@@ -179,10 +164,10 @@ def with_source(official: ToolSpec, collection: Collection, schema: CollectionSc
 
     record_type = _SOURCE_RECORDS[name]
     if record_type == "collection_document_count":
-        mine: Mapping[str, Any] = COLLECTION_DOCUMENT_COUNT_OUTPUT
+        mine: Mapping[str, Any] = schemas.COLLECTION_DOCUMENT_COUNT_OUTPUT
     else:
-        mine = collection_output_schema(schema, record_type)
-    output = source_output_schema(official.output_schema, mine)
+        mine = schemas.collection_output_schema(schema, record_type)
+    output = schemas.source_output_schema(official.output_schema, mine)
     description = (
         official.description.split("\n\n", 1)[0]
         + "\n\nsource: user_collection (default) answers from the user's own collection "
@@ -203,7 +188,7 @@ _OFFICIAL_CATEGORIES: Final = frozenset({*SCHEMES, *DOCUMENT_KINDS})
 
 
 def with_collection_search(
-    official: ToolSpec, collection: Collection, schema: CollectionSchema
+    official: ToolSpec, collection: Collection, schema: schemas.CollectionSchema
 ) -> ToolSpec:
     """``search_text`` over the release and the user's collection together.
 
@@ -214,7 +199,7 @@ def with_collection_search(
     ``category`` that is a scheme or document kind searches the release only, any other
     category the collection only.
     """
-    inputs = collection_search_input(official.input_schema)
+    inputs = schemas.collection_search_input(official.input_schema)
 
     def run(store: PMGSStore, args: dict[str, Any]) -> Mapping[str, Any]:
         category = args["category"]
@@ -239,7 +224,7 @@ def with_collection_search(
         answer["items"] = [entry[3] for entry in merged[: args["limit"]]]
         return answer
 
-    output = collection_search_output(official.output_schema, schema)
+    output = schemas.collection_search_output(official.output_schema, schema)
     description = (
         official.description.split("\n\n", 1)[0]
         + "\n\nOn this server it also searches the user's own collection: such items have "

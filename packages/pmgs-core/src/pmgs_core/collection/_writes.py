@@ -49,9 +49,20 @@ class CollectionWrites(CollectionFile):
             )
 
     @staticmethod
-    def _insert_items(
-        conn: sqlite3.Connection, document_id: int, texts: list[str], first: int, stamp: str
+    def _new_document(
+        conn: sqlite3.Connection, path: str, mime: str, category: str | None, stamp: str
+    ) -> int:
+        cursor = conn.execute(
+            "INSERT INTO documents (path, mime, category, content_sha256, created_at, "
+            "updated_at) VALUES (?, ?, ?, '', ?, ?)",
+            (path, mime, category, stamp, stamp),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def _append_items(
+        self, conn: sqlite3.Connection, document_id: int, texts: list[str], first: int, stamp: str
     ) -> list[int]:
+        """Insert ``texts`` as items from position ``first``; the document's hash follows."""
         ids = []
         for offset, text in enumerate(texts):
             cursor = conn.execute(
@@ -60,6 +71,7 @@ class CollectionWrites(CollectionFile):
                 (document_id, first + offset, text, fold_for_search(text), stamp, stamp),
             )
             ids.append(int(cursor.lastrowid or 0))
+        self._refresh_hash(conn, document_id, stamp)
         return ids
 
     @staticmethod
@@ -103,12 +115,8 @@ class CollectionWrites(CollectionFile):
                 (logical,),
             ).fetchone()
             if row is None:
-                cursor = conn.execute(
-                    "INSERT INTO documents (path, mime, category, content_sha256, created_at, "
-                    "updated_at) VALUES (?, ?, ?, '', ?, ?)",
-                    (logical, kind, label, stamp, stamp),
-                )
-                document_id, first = int(cursor.lastrowid or 0), 0
+                document_id = self._new_document(conn, logical, kind, label, stamp)
+                first = 0
             else:
                 document_id, first = int(row[0]), int(row[1]) + 1
                 if mime is not None or category is not None:
@@ -117,8 +125,7 @@ class CollectionWrites(CollectionFile):
                         "category = coalesce(?, category) WHERE id = ?",
                         (check_mime(mime), label, document_id),
                     )
-            ids = self._insert_items(conn, document_id, texts, first, stamp)
-            self._refresh_hash(conn, document_id, stamp)
+            ids = self._append_items(conn, document_id, texts, first, stamp)
             return {
                 "record_type": "collection_items_added",
                 "item_ids": ids,
@@ -156,12 +163,8 @@ class CollectionWrites(CollectionFile):
             else:
                 if row is None:
                     self._check_room(conn, len(texts))
-                    cursor = conn.execute(
-                        "INSERT INTO documents (path, mime, category, content_sha256, "
-                        "created_at, updated_at) VALUES (?, ?, ?, '', ?, ?)",
-                        (logical, kind, label, stamp, stamp),
-                    )
-                    status, document_id = "added", int(cursor.lastrowid or 0)
+                    document_id = self._new_document(conn, logical, kind, label, stamp)
+                    status = "added"
                 else:
                     document_id = int(row[0])
                     conn.execute("DELETE FROM items WHERE document_id = ?", (document_id,))
@@ -171,8 +174,7 @@ class CollectionWrites(CollectionFile):
                         (kind, label, document_id),
                     )
                     status = "replaced"
-                self._insert_items(conn, document_id, texts, 0, stamp)
-                self._refresh_hash(conn, document_id, stamp)
+                self._append_items(conn, document_id, texts, 0, stamp)
             return {
                 "record_type": "collection_document_put",
                 "status": status,
