@@ -1,24 +1,8 @@
-"""The HTTP application: streamable HTTP at ``/mcp``, legacy SSE, and small JSON endpoints.
+"""The HTTP application: stateless streamable HTTP at ``/mcp``, legacy SSE, JSON endpoints.
 
-Routes (all behind the guards of :mod:`pmgs_mcp.security`):
-
-* ``/mcp`` — streamable HTTP, *stateless* with JSON responses: every POST is answered
-  completely on its own, with no session kept between requests. The database is immutable,
-  so there is nothing a session could remember, and any worker process or replica can
-  answer any request (run it under ``uvicorn --workers N`` or behind a load balancer).
-* ``GET /sse`` + ``POST /messages?session_id=…`` — the legacy HTTP+SSE transport that some
-  document-DB MCP clients still speak. Its session lives in the process that opened the
-  stream, so with several workers (or ``--no-sse``) it answers ``501 SSE_UNAVAILABLE``
-  (:mod:`pmgs_mcp.readiness`, ``docs/deploy.md``).
-* ``GET /version``, ``GET /release`` — JSON for operators and clients; ``GET /edition``
-  (which optional parts are on) and ``GET /indexing_status`` (idle, or the collection's
-  import / re-index in progress) as document-database clients expect.
-* ``GET /health``, ``GET /ready`` — liveness and readiness probes, answered before the guards
-  (:mod:`pmgs_mcp.readiness`).
-
-:func:`create_app_from_env` is the factory for ``uvicorn --factory`` (and for the worker
-processes ``pmgs-mcp --workers N`` starts): it reads its settings from ``PMGS_MCP_*``
-environment variables, which every worker inherits.
+Stateless because the database is immutable: any worker or replica answers any request
+(ADRs 0005, 0013). :func:`create_app_from_env` is the ``uvicorn --factory`` entry, set up by
+``PMGS_MCP_*`` variables that every worker inherits. Routes and guards: ``docs/mcp.md``.
 """
 
 from __future__ import annotations

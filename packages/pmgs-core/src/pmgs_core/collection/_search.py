@@ -1,16 +1,8 @@
 """Lexical search of the collection, ranked by BM25 computed here over exact term counts.
 
-The query is folded as indexed text is (NFKC, casefold) and cut at white space into terms.
-Candidates are the items holding at least one term: terms of three characters or more come
-from the FTS5 trigram index, shorter ones from a scan of the folded text (a user's collection
-is small, and a trigram index cannot answer them). Each candidate is then scored with Okapi
-BM25 (k1 = 1.2, b = 0.75) from the exact number of times each term occurs in it, the number of
-items holding the term, and the item's length against the average. Computing it here rather
-than with FTS5's ``bm25()`` gives one formula for short and long terms alike.
-
-``similarity`` is the score divided by the best score of the query, so the best match is 1.0
-and ``min_score`` cuts relative to it. It says how well the words match, not how likely the
-text is to be relevant: no model, no vectors (``vector_search_used`` is always false).
+Long terms come from the FTS5 trigram index, short ones from a scan of the folded text (a
+collection is small); one formula scores both. ``similarity`` is relative to the best
+match: how well the words match, not relevance (no vectors; ADR 0016).
 """
 
 from __future__ import annotations
