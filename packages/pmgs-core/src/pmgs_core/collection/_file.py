@@ -6,14 +6,14 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final, Self, TypeVar
+from typing import Final, TypeVar
 
 from pmgs_core.collection._records import CollectionItem
 from pmgs_core.collection._schema import connect
+from pmgs_core.connection import LockedConnection
 from pmgs_core.errors import PMGSQueryError
 
 __all__ = ["MAX_COLLECTION_ITEMS", "CollectionFile"]
@@ -40,27 +40,15 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class CollectionFile:
+class CollectionFile(LockedConnection):
     """The connection of one collection file; a lock serialises the threads that share it."""
 
     def __init__(self, path: str | os.PathLike[str], *, max_items: int = MAX_COLLECTION_ITEMS):
         self.path = Path(path)
         self.max_items = max_items
-        self._lock = threading.RLock()
-        self._conn: sqlite3.Connection | None = connect(self.path)
-        self._conn.row_factory = sqlite3.Row
-
-    def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        connection = connect(self.path)
+        connection.row_factory = sqlite3.Row
+        super().__init__(connection)
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
