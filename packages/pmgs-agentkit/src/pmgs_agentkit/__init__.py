@@ -4,6 +4,7 @@ One server description (:func:`server_spec`) is rendered as Codex TOML and Claud
 the one ``pmgs-reference`` skill is installed for both clients, and registration goes
 through each client's own CLI. ``agent_kit_main`` and ``install_agent_skill_main`` are the
 ``pmgs.commands`` entry points behind ``pmgs agent-kit`` and ``pmgs install-agent-skill``.
+See ADR 0001.
 """
 
 from pmgs_agentkit.cli import agent_kit_main, install_agent_skill_main

@@ -2,7 +2,7 @@
 
 Human output goes through Rich; every command also has ``--json``, which prints exactly the
 record shapes of pmgs-core. Subcommands from other packages are found through the
-``pmgs.commands`` entry-point group, so this package never imports them.
+``pmgs.commands`` entry-point group, so this package never imports them (ADR 0001).
 """
 
 from typing import Any

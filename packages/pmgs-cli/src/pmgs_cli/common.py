@@ -1,7 +1,7 @@
 """What every ``pmgs`` subcommand shares: options, JSON output, error reporting, exit codes.
 
 Kept free of Rich and pmgs-build imports: ``pmgs lookup --json`` must start cold in ≤ 0.3 s, so
-this module costs no more than click and the standard library.
+this module costs no more than click and the standard library (ADR 0001).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Everything other packages may use is re-exported here and listed in ``__all__``; the
 architecture test refuses imports of anything else, so the modules behind this file can be
-reorganised without breaking the other packages.
+reorganised without breaking the other packages (ADR 0001).
 """
 
 from typing import TYPE_CHECKING

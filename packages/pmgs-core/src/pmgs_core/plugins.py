@@ -3,7 +3,7 @@
 pmgs-mcp and pmgs-agentkit publish subcommands (``pmgs mcp``, ``pmgs agent-kit`` …) without
 pmgs-cli importing them: each publishes an entry point in :data:`COMMAND_ENTRY_POINT_GROUP`
 whose object is a :data:`CommandMain`. Keeping the contract here, in the package every other
-one already depends on, means no provider needs the CLI's argument library.
+one already depends on, means no provider needs the CLI's argument library (ADR 0001).
 """
 
 from collections.abc import Callable, Sequence

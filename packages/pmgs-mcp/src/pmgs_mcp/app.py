@@ -3,7 +3,7 @@
 Shared by the stdio path, the in-process HTTP path and the ``uvicorn --factory`` workers, so
 every transport serves exactly the same tools from the same kind of store. Callers open the
 store first (:func:`open_store`, cheap) and import this module's SDK-heavy half only once the
-database is known to be usable, so a wrong ``--db`` fails fast.
+database is known to be usable, so a wrong ``--db`` fails fast (ADR 0005).
 """
 
 from __future__ import annotations

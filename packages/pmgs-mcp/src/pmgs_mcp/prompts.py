@@ -3,7 +3,7 @@
 Each prompt tells the agent which tools to call and what to leave to the searcher. None of
 them asks for a summary, a translation or a guessed classification: the interface contract
 rules those out. ``explain_code`` also embeds the code's official record (the
-``pmgs://{scheme}/{code}`` resource), so the conversation starts from the text itself.
+``pmgs://{scheme}/{code}`` resource), so the conversation starts from the text itself (ADR 0018).
 """
 
 from __future__ import annotations

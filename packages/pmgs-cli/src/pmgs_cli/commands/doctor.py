@@ -2,7 +2,7 @@
 
 Pointer, schema, database hash, sample lookups and searches, a real stdio MCP session, then
 the hash and pointer again (nothing written, no switch meanwhile). The report holds no
-absolute paths, query text or retrieved text. Checks: ``docs/cli.md``.
+absolute paths, query text or retrieved text. Checks: ``docs/cli.md`` (ADR 0003).
 """
 
 from __future__ import annotations

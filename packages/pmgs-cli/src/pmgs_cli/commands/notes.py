@@ -2,7 +2,7 @@
 
 It lives in its own writable file beside the release (``<data dir>/collection/
 collection.sqlite``); nothing here touches the release database. What it holds is the user's
-text, never JPO evidence, and every record says ``source: user_collection``.
+text, never JPO evidence, and every record says ``source: user_collection`` (ADR 0016).
 """
 
 from __future__ import annotations

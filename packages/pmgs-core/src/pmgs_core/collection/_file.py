@@ -1,5 +1,7 @@
 """One open collection file: its connection, lock and transactions, shared by the reads and
-the writes of :class:`~pmgs_core.collection.Collection` (WAL and busy timeout: ``_schema``)."""
+the writes of :class:`~pmgs_core.collection.Collection` (WAL and busy timeout: ``_schema``).
+See ADR 0016.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""The collection's reads: items, documents page by page, categories, counts, search."""
+"""The collection's reads: items, documents page by page, categories, counts, search.
+
+See ADR 0016.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Record shapes of pages: search pages, document pages, release info, lists, categories.
 
 Kept apart from the single-code shapes in ``_shapes`` only for size; both are re-exported
-by :mod:`pmgs_core.records`, which is where callers import them from.
+by :mod:`pmgs_core.records`, which is where callers import them from (ADR 0004).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The catalog: release info, document and quarantine lists, categories and counts.
 
 Release info and categories read whole tables' groups, so each is computed once per store
-and copied out; the lists are paged in package (id) order with exact index counts.
+and copied out; the lists are paged in package (id) order with exact index counts (ADRs 0004, 0009).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The database is opened with the SQLite URI ``mode=ro`` and ``PRAGMA query_only``; its schema
 version and, when a pointer named it, the pointer's metadata are checked before the first
 query. Queries run one at a time on the one connection under a lock, and every answer is
-checked against the response size limit before it is returned.
+checked against the response size limit before it is returned (ADR 0004).
 """
 
 from __future__ import annotations

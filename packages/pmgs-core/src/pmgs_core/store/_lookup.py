@@ -1,7 +1,7 @@
 """``lookup``: the full record of one code (texts, properties, relations, documents).
 
 Missing codes and versions are records with a ``match_status``, not errors; relations are
-paged inside the record, documents are listed up to :data:`LOOKUP_DOCUMENT_LIMIT`.
+paged inside the record, documents are listed up to :data:`LOOKUP_DOCUMENT_LIMIT` (ADR 0004).
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""The input schemas of the release's tools: the store's parameters with the limits it applies."""
+"""The input schemas of the release's tools: the store's parameters with the limits it applies.
+
+See ADR 0021.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""The output schemas of the release's tools, derived from pmgs-core's record schemas."""
+"""The output schemas of the release's tools, derived from pmgs-core's record schemas.
+
+See ADR 0010.
+"""
 
 from __future__ import annotations
 
