@@ -86,6 +86,13 @@ if TYPE_CHECKING:
         COLLECTION_FILE,
         COLLECTION_RECORD_NAMES,
         Collection,
+        CollectionCategories,
+        CollectionDocument,
+        CollectionDocumentList,
+        CollectionDocumentPage,
+        CollectionDocumentPut,
+        CollectionReindexed,
+        CollectionSearch,
         collection_json_schema,
     )
 
@@ -93,7 +100,19 @@ if TYPE_CHECKING:
 
 
 _COLLECTION_EXPORTS = frozenset(
-    {"COLLECTION_FILE", "COLLECTION_RECORD_NAMES", "Collection", "collection_json_schema"}
+    {
+        "COLLECTION_FILE",
+        "COLLECTION_RECORD_NAMES",
+        "Collection",
+        "CollectionCategories",
+        "CollectionDocument",
+        "CollectionDocumentList",
+        "CollectionDocumentPage",
+        "CollectionDocumentPut",
+        "CollectionReindexed",
+        "CollectionSearch",
+        "collection_json_schema",
+    }
 )
 """Names served from :mod:`pmgs_core.collection` on first use: it imports sqlite-utils, whose
 start-up cost ``pmgs lookup`` must not pay."""
@@ -135,6 +154,13 @@ __all__ = [
     "ClassificationRecord",
     "ClassificationSearchPage",
     "Collection",
+    "CollectionCategories",
+    "CollectionDocument",
+    "CollectionDocumentList",
+    "CollectionDocumentPage",
+    "CollectionDocumentPut",
+    "CollectionReindexed",
+    "CollectionSearch",
     "CombinedSearchPage",
     "CommandMain",
     "CurrentPointer",
