@@ -8,6 +8,7 @@ the checked arguments); :meth:`ToolSet.call` turns any call into a :class:`ToolO
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import math
@@ -129,10 +130,22 @@ class ToolSpec:
 def keywords(method: Callable[..., Any], args: Mapping[str, Any]) -> dict[str, Any]:
     """The checked arguments ``method`` takes, by name: an input property is the name of the
     parameter it is passed to, so no tool restates its parameter list."""
-    parameters = inspect.signature(method).parameters
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+    names = _parameter_names(getattr(method, "__func__", method))
+    if names is None:
         return dict(args)
-    return {name: value for name, value in args.items() if name in parameters}
+    return {name: value for name, value in args.items() if name in names}
+
+
+@functools.lru_cache(maxsize=64)
+def _parameter_names(function: Callable[..., Any]) -> frozenset[str] | None:
+    """The names a function takes by keyword; None when it takes any (``**kwargs``)."""
+    parameters = inspect.signature(function).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return None
+    return frozenset(p.name for p in parameters if p.kind in _BY_KEYWORD)
+
+
+_BY_KEYWORD: Final = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 
 
 def _store_call(method: str) -> Run:
