@@ -19,20 +19,6 @@ from pmgs_core.collection._limits import (
     MAX_PATH_CHARS,
     MAX_QUERY_CHARS,
 )
-from pmgs_core.collection._records import (
-    CollectionCategories,
-    CollectionDocument,
-    CollectionDocumentDeleted,
-    CollectionDocumentList,
-    CollectionDocumentPage,
-    CollectionDocumentPut,
-    CollectionItem,
-    CollectionItemDeleted,
-    CollectionItemsAdded,
-    CollectionReindexed,
-    CollectionSearch,
-    IndexingStatus,
-)
 from pmgs_core.collection._schema import COLLECTION_SCHEMA_VERSION
 from pmgs_core.collection._shapes import COLLECTION_RECORD_NAMES, collection_json_schema
 
@@ -49,17 +35,5 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "SOURCE",
     "Collection",
-    "CollectionCategories",
-    "CollectionDocument",
-    "CollectionDocumentDeleted",
-    "CollectionDocumentList",
-    "CollectionDocumentPage",
-    "CollectionDocumentPut",
-    "CollectionItem",
-    "CollectionItemDeleted",
-    "CollectionItemsAdded",
-    "CollectionReindexed",
-    "CollectionSearch",
-    "IndexingStatus",
     "collection_json_schema",
 ]

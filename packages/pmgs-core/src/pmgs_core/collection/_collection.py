@@ -12,9 +12,8 @@ import os
 from pathlib import Path
 from typing import Final
 
-from pmgs_core.collection._file import MAX_COLLECTION_ITEMS
+from pmgs_core.collection._file import MAX_COLLECTION_ITEMS, SOURCE
 from pmgs_core.collection._reads import CollectionReads
-from pmgs_core.collection._records import SOURCE
 from pmgs_core.collection._writes import CollectionWrites
 
 __all__ = ["COLLECTION_FILE", "MAX_COLLECTION_ITEMS", "SOURCE", "Collection"]

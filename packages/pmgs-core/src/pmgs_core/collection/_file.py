@@ -13,14 +13,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, TypeVar
 
-from pmgs_core.collection._records import CollectionItem
 from pmgs_core.collection._schema import connect
 from pmgs_core.connection import LockedConnection
 from pmgs_core.errors import PMGSQueryError
+from pmgs_core.records import CollectionDocument, CollectionItem
 
-__all__ = ["MAX_COLLECTION_ITEMS", "CollectionFile"]
+__all__ = ["MAX_COLLECTION_ITEMS", "SOURCE", "CollectionFile", "document_record"]
 
 MAX_COLLECTION_ITEMS: Final = 1_000_000
+SOURCE: Final = "user_collection"
 
 T = TypeVar("T")
 
@@ -117,6 +118,21 @@ class CollectionFile(LockedConnection):
             "updated_at": row["updated_at"],
             "source": "user_collection",
         }
+
+
+def document_record(row: sqlite3.Row) -> CollectionDocument:
+    """A row of :data:`DOCUMENT_COLUMNS` as its record."""
+    return {
+        "id": row["id"],
+        "path": row["path"],
+        "mime": row["mime"],
+        "category": row["category"],
+        "chunk_count": row["chunk_count"],
+        "content_sha256": row["content_sha256"],
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+        "source": "user_collection",
+    }
 
 
 def item_missing(item_id: int) -> PMGSQueryError:

@@ -10,7 +10,7 @@ import os
 import sqlite3
 from collections.abc import Callable
 
-from pmgs_core.collection._file import DOCUMENT_COLUMNS, CollectionFile
+from pmgs_core.collection._file import DOCUMENT_COLUMNS, CollectionFile, document_record
 from pmgs_core.collection._limits import (
     DEFAULT_PAGE_LIMIT,
     MAX_PAGE_LIMIT,
@@ -20,7 +20,9 @@ from pmgs_core.collection._limits import (
     check_page,
     check_path,
 )
-from pmgs_core.collection._records import (
+from pmgs_core.collection._search import search_items
+from pmgs_core.errors import PMGSQueryError
+from pmgs_core.records import (
     CollectionCategories,
     CollectionDocumentList,
     CollectionDocumentPage,
@@ -28,10 +30,7 @@ from pmgs_core.collection._records import (
     CollectionSearch,
     DocumentItem,
     IndexingStatus,
-    document_record,
 )
-from pmgs_core.collection._search import search_items
-from pmgs_core.errors import PMGSQueryError
 
 __all__ = ["CollectionReads"]
 

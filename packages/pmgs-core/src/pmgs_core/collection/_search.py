@@ -12,9 +12,9 @@ import sqlite3
 from typing import Final
 
 from pmgs_core.collection._limits import MAX_QUERY_CHARS, MAX_SEARCH_LIMIT, check_limit, check_score
-from pmgs_core.collection._records import CollectionSearch, CollectionSearchItem
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.folding import fold_for_search
+from pmgs_core.records import CollectionSearch, CollectionSearchItem
 
 __all__ = ["EXCERPT_CHARS", "search_items"]
 

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import Literal
 
 from pmgs_core.collection._chunks import guess_mime, split_items
-from pmgs_core.collection._file import CollectionFile, item_missing, now, sha256
+from pmgs_core.collection._file import CollectionFile, document_record, item_missing, now, sha256
 from pmgs_core.collection._limits import (
     check_category,
     check_content,
@@ -19,18 +19,17 @@ from pmgs_core.collection._limits import (
     check_mime,
     check_path,
 )
-from pmgs_core.collection._records import (
+from pmgs_core.collection._schema import restore_index
+from pmgs_core.errors import PMGSQueryError
+from pmgs_core.folding import fold_for_search
+from pmgs_core.records import (
     CollectionDocumentDeleted,
     CollectionDocumentPut,
     CollectionItem,
     CollectionItemDeleted,
     CollectionItemsAdded,
     CollectionReindexed,
-    document_record,
 )
-from pmgs_core.collection._schema import restore_index
-from pmgs_core.errors import PMGSQueryError
-from pmgs_core.folding import fold_for_search
 
 __all__ = ["CollectionWrites"]
 

@@ -13,6 +13,23 @@ from functools import cache
 from typing import Any, Final
 
 from pmgs_core.errors import PMGSQueryError
+from pmgs_core.records._collection import (
+    CollectionCategories,
+    CollectionCategory,
+    CollectionDocument,
+    CollectionDocumentDeleted,
+    CollectionDocumentList,
+    CollectionDocumentPage,
+    CollectionDocumentPut,
+    CollectionItem,
+    CollectionItemDeleted,
+    CollectionItemsAdded,
+    CollectionReindexed,
+    CollectionSearch,
+    CollectionSearchItem,
+    DocumentItem,
+    IndexingStatus,
+)
 from pmgs_core.records._compact import concise_record, concise_schema
 from pmgs_core.records._pages import (
     Categories,
@@ -67,7 +84,21 @@ __all__ = [
     "ClassificationSearchHit",
     "ClassificationSearchPage",
     "CodeRef",
+    "CollectionCategories",
+    "CollectionCategory",
+    "CollectionDocument",
+    "CollectionDocumentDeleted",
+    "CollectionDocumentList",
+    "CollectionDocumentPage",
+    "CollectionDocumentPut",
+    "CollectionItem",
+    "CollectionItemDeleted",
+    "CollectionItemsAdded",
+    "CollectionReindexed",
+    "CollectionSearch",
+    "CollectionSearchItem",
     "CombinedSearchPage",
+    "DocumentItem",
     "DocumentListItem",
     "DocumentListPage",
     "DocumentMatch",
@@ -78,6 +109,7 @@ __all__ = [
     "DocumentSegment",
     "HierarchyPage",
     "HierarchySummary",
+    "IndexingStatus",
     "LookupQuery",
     "MatchStatus",
     "PropertyItem",

@@ -1,15 +1,12 @@
-"""The collection's answers as TypedDicts: the Python form of the schemas in ``_shapes``.
+"""The records of the user's collection (ADR 0016), typed like the release's records.
 
-Keys are declared in the order the JSON carries them; every record says
-``source: "user_collection"`` where it holds user text (ADR 0016).
+The JSON Schemas are :func:`pmgs_core.collection_json_schema`'s; keys are declared in the
+order the JSON carries them. ``source: "user_collection"`` marks user text, never evidence.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Final, Literal, NotRequired, TypedDict
-
-SOURCE: Final = "user_collection"
+from typing import Literal, NotRequired, TypedDict
 
 UserCollection = Literal["user_collection"]
 
@@ -140,18 +137,3 @@ class IndexingStatus(TypedDict):
     done: NotRequired[int]
     total: NotRequired[int | None]
     started_at: NotRequired[str]
-
-
-def document_record(row: sqlite3.Row) -> CollectionDocument:
-    """A document row (the ``_DOCUMENT_COLUMNS`` of the reads) as its record."""
-    return {
-        "id": row["id"],
-        "path": row["path"],
-        "mime": row["mime"],
-        "category": row["category"],
-        "chunk_count": row["chunk_count"],
-        "content_sha256": row["content_sha256"],
-        "created_at": row["created_at"],
-        "updated_at": row["updated_at"],
-        "source": "user_collection",
-    }
