@@ -53,11 +53,14 @@ def _sync(session: nox.Session, *args: str) -> None:
 
 @nox.session(python=DEFAULT_PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff check, ruff format --check, and the package dependency contracts."""
+    """ruff check, ruff format --check, the package dependency contracts (no import circle
+    included), and no package source module over 600 lines (with the test of that check)."""
     _sync(session, "--all-packages")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("lint-imports")
+    session.run("python", ".ci/module_size.py")
+    session.run("pytest", ".ci/test_module_size.py", "-q", "-p", "no:cacheprovider")
 
 
 @nox.session(python=DEFAULT_PYTHON)

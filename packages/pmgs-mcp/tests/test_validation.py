@@ -64,7 +64,11 @@ def test_schemas_are_valid_draft_2020_12(name: str) -> None:
 @given(data=st.data())
 def test_accepts_exactly_what_jsonschema_accepts(name: str, data: st.DataObject) -> None:
     schema = SCHEMAS[name]
-    arguments = data.draw(_arguments(schema))
+    assert_agrees_with_jsonschema(schema, data.draw(_arguments(schema)))
+
+
+def assert_agrees_with_jsonschema(schema: dict[str, Any], arguments: dict[str, Any]) -> None:
+    """The checker accepts ``arguments`` exactly when ``jsonschema`` does."""
     reference_ok = jsonschema.Draft202012Validator(schema).is_valid(arguments)
     try:
         checked = check_arguments(schema, arguments)

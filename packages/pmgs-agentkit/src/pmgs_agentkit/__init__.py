@@ -4,9 +4,8 @@ One server description (:func:`server_spec`) is rendered as Codex TOML and Claud
 the one ``pmgs-reference`` skill is installed for both clients, and registration goes
 through each client's own CLI. ``agent_kit_main`` and ``install_agent_skill_main`` are the
 ``pmgs.commands`` entry points behind ``pmgs agent-kit`` and ``pmgs install-agent-skill``.
+See ADR 0001.
 """
-
-from importlib.metadata import PackageNotFoundError, version
 
 from pmgs_agentkit.cli import agent_kit_main, install_agent_skill_main
 from pmgs_agentkit.config import (
@@ -32,11 +31,9 @@ from pmgs_agentkit.skills import (
     skill_files,
     skills_dir,
 )
+from pmgs_core import distribution_version
 
-try:
-    __version__ = version("pmgs-agentkit")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+__version__ = distribution_version("pmgs-agentkit")
 
 __all__ = [
     "CLIENTS",

@@ -3,7 +3,7 @@
 pmgs-cli finds these through the entry-point group and calls ``main(argv) -> int``; they use
 argparse so this package adds no CLI framework. Exit codes: 0 success (including no-op),
 1 a conflict or a failed registration, 2 usage errors and refusals (``OUTPUT_EXISTS``,
-unstable Python).
+unstable Python) (ADR 0001).
 """
 
 from __future__ import annotations

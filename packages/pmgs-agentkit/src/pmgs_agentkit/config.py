@@ -3,7 +3,7 @@
 Codex and Claude Code keep their MCP settings in different formats (TOML in
 ``config.toml``, JSON in ``~/.claude.json`` / ``.mcp.json``). Everything here derives from a
 single :class:`ServerSpec`, so the two configurations can never disagree about which Python
-runs the server or which data directory it serves.
+runs the server or which data directory it serves (ADR 0001).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Some users (and most organisations) want to read what will be registered before anything
 touches a client's configuration. The kit is that reviewable form; it is only ever written
-into a directory that did not exist, so a previous kit is never silently replaced.
+into a directory that did not exist, so a previous kit is never silently replaced (ADR 0001).
 """
 
 from __future__ import annotations

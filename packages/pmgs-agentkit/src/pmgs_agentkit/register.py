@@ -3,7 +3,7 @@
 The clients own their configuration files (Claude Code's ``~/.claude.json`` also holds
 unrelated state), so pmgs never edits them: it runs ``codex mcp add`` / ``claude mcp
 add-json`` itself, only with explicit consent (``yes=True``), and otherwise hands back the
-exact command to run.
+exact command to run (ADR 0001).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The skill is a user-visible instruction file, so installation must never destroy a copy the
 user edited: identical content is a no-op, any difference is reported as a conflict and
-nothing is written.
+nothing is written (ADR 0001).
 """
 
 from __future__ import annotations

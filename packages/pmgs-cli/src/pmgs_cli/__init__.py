@@ -2,7 +2,7 @@
 
 Human output goes through Rich; every command also has ``--json``, which prints exactly the
 record shapes of pmgs-core. Subcommands from other packages are found through the
-``pmgs.commands`` entry-point group, so this package never imports them.
+``pmgs.commands`` entry-point group, so this package never imports them (ADR 0001).
 """
 
 from typing import Any
@@ -13,12 +13,9 @@ from pmgs_cli.app import main
 def __getattr__(name: str) -> Any:
     """``__version__`` on demand: importlib.metadata costs ~70 ms, too much for a cold lookup."""
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
+        from pmgs_core import distribution_version
 
-        try:
-            return version("pmgs-cli")
-        except PackageNotFoundError:  # running from a source tree that was never installed
-            return "0+unknown"
+        return distribution_version("pmgs-cli")
     raise AttributeError(name)
 
 

@@ -1,4 +1,7 @@
-"""The ``pmgs`` command group and the discovery of subcommands published by other packages."""
+"""The ``pmgs`` command group and the discovery of subcommands published by other packages.
+
+See ADR 0001.
+"""
 
 from __future__ import annotations
 

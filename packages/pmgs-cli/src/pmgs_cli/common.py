@@ -1,7 +1,7 @@
 """What every ``pmgs`` subcommand shares: options, JSON output, error reporting, exit codes.
 
 Kept free of Rich and pmgs-build imports: ``pmgs lookup --json`` must start cold in ≤ 0.3 s, so
-this module costs no more than click and the standard library.
+this module costs no more than click and the standard library (ADR 0001).
 """
 
 from __future__ import annotations
@@ -274,28 +274,37 @@ def query_options(func: F) -> F:
     ) -> Any:
         return func(*args, q=Query(db, data_dir, as_json, debug), **kw)
 
+    return cast(
+        F,
+        file_options(
+            inject,
+            ("--db", "An explicit database file (first in the search order)."),
+            data_dir_help="Managed data directory (uses its state/current.json).",
+            json_help="Print the pmgs-core record as JSON on stdout.",
+        ),
+    )
+
+
+def file_options(
+    inject: Callable[..., Any], file: tuple[str, str], *, data_dir_help: str, json_help: str
+) -> Callable[..., Any]:
+    """A file option (``--db``, ``--collection``: name and help), ``--data-dir``, ``--json``
+    and ``--debug`` on ``inject``, which receives them, with errors handled."""
     wrapped = handle_errors(inject)
     wrapped = click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")(
         wrapped
     )
-    wrapped = click.option(
-        "--json", "as_json", is_flag=True, help="Print the pmgs-core record as JSON on stdout."
-    )(wrapped)
+    wrapped = click.option("--json", "as_json", is_flag=True, help=json_help)(wrapped)
     wrapped = click.option(
         "--data-dir",
         type=click.Path(path_type=Path, file_okay=False),
         default=None,
-        help="Managed data directory (uses its state/current.json).",
+        help=data_dir_help,
     )(wrapped)
-    return cast(
-        F,
-        click.option(
-            "--db",
-            type=click.Path(path_type=Path, dir_okay=False),
-            default=None,
-            help="An explicit database file (first in the search order).",
-        )(wrapped),
-    )
+    name, help_text = file
+    return click.option(
+        name, type=click.Path(path_type=Path, dir_okay=False), default=None, help=help_text
+    )(wrapped)
 
 
 def language_option(func: F) -> F:

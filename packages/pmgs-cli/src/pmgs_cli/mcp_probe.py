@@ -1,11 +1,8 @@
 """A minimal MCP stdio client for ``pmgs doctor``: JSON-RPC over a child's stdin/stdout.
 
-The official MCP SDK belongs to pmgs-mcp, not to the CLI, and the doctor needs only a
-handful of messages (initialize, notifications/initialized, tools/list, tools/call), so it
-speaks the newline-delimited JSON-RPC of the stdio transport itself. The child is started
-as ``python -m pmgs_cli mcp …`` (the provider found through the ``pmgs.commands`` entry point,
-never imported here). Everything is bounded by one deadline: a reader thread feeds a queue,
-every wait uses the time left, and on timeout the child is killed and reaped.
+The SDK belongs to pmgs-mcp, and the doctor needs four messages, so it speaks the stdio
+transport itself (ADR 0001: the CLI never imports pmgs-mcp). One deadline bounds everything;
+on timeout the child is killed and reaped.
 """
 
 from __future__ import annotations

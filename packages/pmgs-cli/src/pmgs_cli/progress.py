@@ -2,7 +2,7 @@
 
 On a terminal: one Rich progress bar per build phase and data group (files, bytes, rows,
 steps), plus a line per setup stage. Elsewhere (logs, tests): one plain line per stage, so
-stdout stays clean for ``--json``.
+stdout stays clean for ``--json`` (ADR 0003).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Everything other packages may use is re-exported here and listed in ``__all__``; the
 architecture test refuses imports of anything else, so the modules behind this file can be
-reorganised without breaking the other packages.
+reorganised without breaking the other packages (ADR 0001).
 """
 
 from typing import TYPE_CHECKING
@@ -39,7 +39,7 @@ from pmgs_core.notation import (
     parse_code,
     parse_ipc_version,
 )
-from pmgs_core.plugins import COMMAND_ENTRY_POINT_GROUP, CommandMain
+from pmgs_core.plugins import COMMAND_ENTRY_POINT_GROUP, CommandMain, distribution_version
 from pmgs_core.records import (
     CONTENT_ROLE,
     EVIDENCE_NOTICE,
@@ -50,6 +50,13 @@ from pmgs_core.records import (
     Categories,
     ClassificationRecord,
     ClassificationSearchPage,
+    CollectionCategories,
+    CollectionDocument,
+    CollectionDocumentList,
+    CollectionDocumentPage,
+    CollectionDocumentPut,
+    CollectionReindexed,
+    CollectionSearch,
     CombinedSearchPage,
     DocumentListPage,
     DocumentPage,
@@ -98,7 +105,12 @@ if TYPE_CHECKING:
 
 
 _COLLECTION_EXPORTS = frozenset(
-    {"COLLECTION_FILE", "COLLECTION_RECORD_NAMES", "Collection", "collection_json_schema"}
+    {
+        "COLLECTION_FILE",
+        "COLLECTION_RECORD_NAMES",
+        "Collection",
+        "collection_json_schema",
+    }
 )
 """Names served from :mod:`pmgs_core.collection` on first use: it imports sqlite-utils, whose
 start-up cost ``pmgs lookup`` must not pay."""
@@ -113,12 +125,7 @@ def __getattr__(name: str) -> object:
 
         return getattr(collection, name)
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            return version("pmgs-core")
-        except PackageNotFoundError:  # a source tree that was never installed
-            return "0+unknown"
+        return distribution_version("pmgs-core")
     raise AttributeError(f"module 'pmgs_core' has no attribute {name!r}")
 
 
@@ -151,6 +158,13 @@ __all__ = [
     "ClassificationSearchPage",
     "CodeCheckRecord",
     "Collection",
+    "CollectionCategories",
+    "CollectionDocument",
+    "CollectionDocumentList",
+    "CollectionDocumentPage",
+    "CollectionDocumentPut",
+    "CollectionReindexed",
+    "CollectionSearch",
     "CombinedSearchPage",
     "CommandMain",
     "CurrentPointer",
@@ -188,6 +202,7 @@ __all__ = [
     "create_schema",
     "default_data_dir",
     "diff_releases",
+    "distribution_version",
     "fold_for_search",
     "format_fixed_width",
     "fterm_theme_code",

@@ -1,22 +1,9 @@
 """The managed data directory: where the active database is, and the pointer that names it.
 
-Layout below the root (``platformdirs.user_data_dir("pmgs-reference")`` unless overridden)::
-
-    state/current.json                                  the pointer (this module)
-    data/releases/<release>/<source-sha256>/<database-sha256>.sqlite
-    data/current.sqlite                                 legacy layout, only without a pointer
-
-The pointer is the single switch between releases: ``pmgs setup`` builds and validates a new
-database next to the old ones and then replaces the pointer atomically
-(:func:`write_current_pointer`). Readers trust nothing in it: :func:`read_current_pointer`
-and :func:`resolve_database` fail closed on a malformed pointer, a path that leaves the root,
-a path that is not the content address of the pointer's own hashes, or a missing file, and
-never fall back to another database (an answer from the wrong release that looks right is the
-worst outcome this project knows). Comparing the pointer with the database's own metadata
-needs the open database, so the store calls :func:`check_pointer_metadata` after opening.
-
-The full SHA-256 of the database is not computed on every open (it is a gigabyte); setup and
-``pmgs doctor`` compare it with ``database_sha256``.
+The pointer (``state/current.json``) is the single switch between releases, replaced
+atomically by ``pmgs setup``. Readers fail closed on anything wrong in it and never fall back
+to another database: an answer from the wrong release that looks right is the worst outcome
+(ADRs 0003, 0013). Layout and rules: ``docs/store.md``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
-"""The one exception type of the store, with the stable codes callers branch on.
+"""The one exception type of the store, with the stable codes callers branch on (ADR 0004).
 
-Every interface (Python, CLI ``--json``, MCP) turns a failed query into ``{code, message}``.
-The code is the contract: it never changes meaning, so clients can react to it without
-parsing prose. The message is for people and is always *safe*: it never contains an absolute
-path, a SQL statement or the text of an underlying exception (those can leak the user's
-directory layout or the database internals into an AI transcript). Details that are safe and
-useful (the accepted values, the available IPC versions) go into :attr:`PMGSQueryError.details`.
-
-A lookup of a code that does not exist is *not* an error: it is a structured record with
-``match_status: not_found``. Errors are for input that cannot be answered at all.
+The code never changes meaning; the message is always safe (no path, SQL or exception text,
+which would leak into an AI transcript); safe details go in :attr:`PMGSQueryError.details`.
+A code that does not exist is not an error but a ``not_found`` record.
 """
 
 from __future__ import annotations

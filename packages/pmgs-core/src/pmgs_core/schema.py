@@ -1,13 +1,8 @@
 """The SQLite schema of a pmgs reference database, owned by the store and used by the builder.
 
-The store is the only reader of these tables, so the schema lives beside it: the builder
-calls :func:`create_schema` and :func:`create_indexes` and fills the tables, the store refuses
-any database whose ``PRAGMA user_version`` it does not know. See
-``docs/decisions/0002-schema.md`` for why the tables are cut the way they are.
-
-Every row that comes from the package carries its lineage: ``source_file_id`` (the file, with
-its path, size and SHA-256 in ``source_file``) and ``locator`` (``row:12``,
-``element:infor[3]``, ``page:4``, ``table-row:7``).
+The store is the tables' only reader, so the schema lives beside it and the store refuses a
+``user_version`` it does not know. Every package row carries its lineage (``source_file_id``
+and ``locator``). Why the tables are cut this way: ADR 0002.
 """
 
 from __future__ import annotations

@@ -1,23 +1,17 @@
-"""pmgs-mcp: the MCP server over the pmgs reference (stdio, streamable HTTP, SSE).
+"""pmgs-mcp: the MCP server over the pmgs reference (stdio, streamable HTTP, SSE; ADR 0005).
 
-The server answers only through :class:`pmgs_core.PMGSStore`: three read-only tools by
-default (``lookup_classification``, ``search_pmgs``, ``get_pmgs_document``), four more
-browse tools with ``--tools all``. Run it as ``pmgs-mcp``, ``python -m pmgs_mcp`` or
-``pmgs mcp``; see ``docs/mcp.md``.
-
-Importing this package is cheap: the MCP SDK is imported only when :func:`main` runs, so the
-``pmgs`` CLI can list the ``mcp`` subcommand without paying for it.
+It answers only through :class:`pmgs_core.PMGSStore`; see ``docs/mcp.md``. Importing this
+package is cheap: the SDK is imported only when :func:`main` runs, so ``pmgs`` can list the
+``mcp`` subcommand without paying for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 
-try:
-    __version__ = version("pmgs-mcp")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+from pmgs_core import distribution_version
+
+__version__ = distribution_version("pmgs-mcp")
 
 __all__ = ["__version__", "main"]
 

@@ -3,12 +3,12 @@
 Shared by the stdio path, the in-process HTTP path and the ``uvicorn --factory`` workers, so
 every transport serves exactly the same tools from the same kind of store. Callers open the
 store first (:func:`open_store`, cheap) and import this module's SDK-heavy half only once the
-database is known to be usable, so a wrong ``--db`` fails fast.
+database is known to be usable, so a wrong ``--db`` fails fast (ADR 0005).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.lowlevel import Server
 
@@ -16,13 +16,15 @@ import pmgs_core
 from pmgs_core import PMGSStore, load_schema
 from pmgs_mcp.collection_tools import (
     SOURCE_AWARE_TOOLS,
-    CollectionLike,
     collection_specs,
     with_collection_search,
     with_source,
 )
 from pmgs_mcp.server import build_server
-from pmgs_mcp.tools import StoreLike, ToolSet, ToolSpec, build_toolset
+from pmgs_mcp.tools import ToolSet, ToolSpec, build_toolset
+
+if TYPE_CHECKING:
+    from pmgs_core import Collection
 
 __all__ = ["build_app_server", "build_tools", "version_info"]
 
@@ -35,7 +37,7 @@ def version_info() -> dict[str, str]:
 
 
 def build_app_server(
-    store: StoreLike, *, include_browse: bool, collection: CollectionLike | None = None
+    store: PMGSStore, *, include_browse: bool, collection: Collection | None = None
 ) -> Server[Any]:
     """The SDK server listing the default tools (and the browse tools if asked) over ``store``;
     with a ``collection`` (``--allow-write``), also its tools, and the browse tools with a
@@ -47,7 +49,7 @@ def build_app_server(
 
 
 def build_tools(
-    store: StoreLike, *, include_browse: bool, collection: CollectionLike | None = None
+    store: PMGSStore, *, include_browse: bool, collection: Collection | None = None
 ) -> ToolSet:
     """The tools of one server (see :func:`build_app_server`)."""
     toolset = build_toolset(store, load_schema, include_browse=include_browse or bool(collection))

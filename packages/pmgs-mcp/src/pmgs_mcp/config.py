@@ -1,7 +1,7 @@
 """Settings of the HTTP transport, kept apart from the HTTP stack so the CLI can parse cheaply.
 
 Importing this module pulls in no web framework: the stdio path reads the defaults from here
-without loading Starlette's routing, SSE or uvicorn.
+without loading Starlette's routing, SSE or uvicorn (ADR 0005).
 """
 
 from __future__ import annotations

@@ -1,26 +1,11 @@
 """Deadlines for slow HTTP clients: the request head must arrive within a bounded time.
 
-uvicorn closes an idle keep-alive connection after a few seconds, but it gives a client that
-has *started* a request unlimited time to finish its header block: every byte received
-cancels the idle timer, and a freshly opened connection has no timer at all. A client that
-trickles one header byte every few seconds ("slowloris") therefore holds a connection, a
-file descriptor and a parser for ever, and a few hundred of them exhaust the server
-(issue 17, ADR 0015).
-
-:class:`HeaderDeadlineProtocol` is uvicorn's own h11 protocol with one addition: from the
-moment a connection opens, and again whenever it becomes ready for its next request, the
-complete request head must arrive within :data:`HEADER_TIMEOUT_SECONDS`; otherwise the
-client gets ``408`` with the ``REQUEST_TIMEOUT`` error object (if it has sent anything) and
-the connection is closed. The body has a deadline of its own, enforced where the body is
-read (:class:`pmgs_mcp.security.BodyLimit`).
-
-``pmgs-mcp --transport http`` hands the class to uvicorn. A server started as ``uvicorn
---factory pmgs_mcp.http:create_app_from_env`` chooses its protocol before it calls the
-factory, and no option of the factory's reaches it; so the factory calls
-:func:`install_in_uvicorn`, which puts the class into the uvicorn configuration that is
-loading it (uvicorn builds each connection's protocol from that configuration only when it
-starts listening, after the factory returned). ``PMGS_MCP_HEADER_TIMEOUT`` (seconds) changes
-the deadline on either path.
+uvicorn lets a client that has started a request take for ever over its header block, so a
+few hundred "slowloris" clients exhaust the server. :class:`HeaderDeadlineProtocol` is its
+h11 protocol with a deadline on every request head (ADR 0015); the body's deadline is
+enforced where the body is read (:class:`pmgs_mcp.security.BodyLimit`). A server
+started by ``uvicorn --factory`` gets the class through :func:`install_in_uvicorn`;
+``PMGS_MCP_HEADER_TIMEOUT`` (seconds) changes the deadline on either path.
 """
 
 from __future__ import annotations

@@ -1,16 +1,8 @@
 """The error object of a failed tool call: its stable code, a safe message and a next step.
 
-A failed call is a tool result with ``isError: true`` whose only content is this object as
-JSON text, ``{"error": {"code", "message", "hint", "details"?}}``, and which carries **no**
-``structuredContent`` (ADR 0010): the MCP specification requires structured content to
-conform to the tool's ``outputSchema``, which describes the record, and clients such as the
-TypeScript SDK and the MCP Inspector reject a result whose structured content does not.
-
-Schema violations are reported with the code the store itself gives for the same argument
-(``limit: 500`` is ``INVALID_LIMIT``, ``scheme: "cpc"`` is ``INVALID_SCHEME``), so an agent
-gets the same code from MCP as from the Python API and ``pmgs … --json``; arguments with
-no store counterpart (unknown or missing arguments, ``document_id``, ``release`` …) are
-``INVALID_ARGUMENT``.
+It travels as JSON text only, never as structured content, which must match the tool's
+output schema (ADR 0010). A schema violation gets the code the store gives the same argument
+(``INVALID_LIMIT`` …), so MCP, Python and ``--json`` agree.
 """
 
 from __future__ import annotations

@@ -1,25 +1,8 @@
-"""The HTTP application: streamable HTTP at ``/mcp``, legacy SSE, and small JSON endpoints.
+"""The HTTP application: stateless streamable HTTP at ``/mcp``, legacy SSE, JSON endpoints.
 
-Routes (all behind the guards of :mod:`pmgs_mcp.security`):
-
-* ``/mcp`` — streamable HTTP, *stateless* with JSON responses: every POST is answered
-  completely on its own, with no session kept between requests. The database is immutable,
-  so there is nothing a session could remember, and any worker process or replica can
-  answer any request (run it under ``uvicorn --workers N`` or behind a load balancer).
-* ``GET /sse`` + ``POST /messages?session_id=…`` — the legacy HTTP+SSE transport that some
-  document-DB MCP clients still speak. Its session lives in the process that opened the
-  stream, so with several workers (or ``--no-sse``) it answers ``501 SSE_UNAVAILABLE``
-  (:mod:`pmgs_mcp.readiness`, ``docs/deploy.md``).
-* ``GET /version``, ``GET /release`` — JSON for operators and clients; ``GET /edition``
-  (which optional parts are on) and ``GET /indexing_status`` (idle, or the collection's
-  import / re-index in progress) as document-database clients expect.
-* ``GET /web/…`` — the read-only browser viewer (pmgs-web), when that package is installed.
-* ``GET /health``, ``GET /ready`` — liveness and readiness probes, answered before the guards
-  (:mod:`pmgs_mcp.readiness`).
-
-:func:`create_app_from_env` is the factory for ``uvicorn --factory`` (and for the worker
-processes ``pmgs-mcp --workers N`` starts): it reads its settings from ``PMGS_MCP_*``
-environment variables, which every worker inherits.
+Stateless because the database is immutable: any worker or replica answers any request
+(ADRs 0005, 0013). :func:`create_app_from_env` is the ``uvicorn --factory`` entry, set up by
+``PMGS_MCP_*`` variables that every worker inherits. Routes and guards: ``docs/mcp.md``.
 """
 
 from __future__ import annotations
@@ -28,7 +11,7 @@ import contextlib
 import dataclasses
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.lowlevel import Server
 from mcp.server.sse import SseServerTransport
@@ -39,7 +22,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
-from pmgs_mcp.collection_tools import CollectionLike
 from pmgs_mcp.config import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -76,7 +58,9 @@ from pmgs_mcp.security import (
     send_json_error,
 )
 from pmgs_mcp.server import initialization_options
-from pmgs_mcp.tools import StoreLike
+
+if TYPE_CHECKING:
+    from pmgs_core import Collection, PMGSStore
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "HttpSettings", "create_app", "create_app_from_env"]
 
@@ -118,10 +102,10 @@ class _SseMessageEndpoint:
 
 def create_app(
     server: Server[Any],
-    store: StoreLike,
+    store: PMGSStore,
     settings: HttpSettings,
     *,
-    collection: CollectionLike | None = None,
+    collection: Collection | None = None,
     tools: str = "default",
 ) -> ASGIApp:
     """The complete HTTP application for one server and its store, guards included."""
@@ -192,7 +176,7 @@ def create_app(
     return ProbeEndpoints(guarded, readiness)
 
 
-def _viewer_routes(store: StoreLike) -> list[Mount]:
+def _viewer_routes(store: PMGSStore) -> list[Mount]:
     """pmgs-web under ``/web`` when it is installed (an optional package: never required)."""
     try:
         from pmgs_web import viewer_for

@@ -3,18 +3,20 @@
 Each prompt tells the agent which tools to call and what to leave to the searcher. None of
 them asks for a summary, a translation or a guessed classification: the interface contract
 rules those out. ``explain_code`` also embeds the code's official record (the
-``pmgs://{scheme}/{code}`` resource), so the conversation starts from the text itself.
+``pmgs://{scheme}/{code}`` resource), so the conversation starts from the text itself (ADR 0018).
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from mcp import types
 from mcp.shared.exceptions import MCPError
 
 from pmgs_mcp.resources import read_resource
-from pmgs_mcp.tools import StoreLike
+
+if TYPE_CHECKING:
+    from pmgs_core import PMGSStore
 
 __all__ = ["PROMPTS", "get_prompt"]
 
@@ -73,7 +75,7 @@ def _user(content: Any) -> types.PromptMessage:
 
 
 def get_prompt(
-    store: StoreLike, name: str, arguments: dict[str, str] | None
+    store: PMGSStore, name: str, arguments: dict[str, str] | None
 ) -> types.GetPromptResult:
     if name == "explain_code":
         scheme = _argument(arguments, "scheme").lower()

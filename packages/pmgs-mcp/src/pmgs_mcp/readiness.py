@@ -1,26 +1,8 @@
-"""Liveness, readiness and the SSE rule for a server run as one of several replicas.
+"""Liveness (``/health``), readiness (``/ready``) and the SSE rule for a replica (ADR 0013).
 
-An orchestrator (Kubernetes, HAProxy, any load balancer) needs two answers from each replica:
-
-* ``GET /health`` — *liveness*: the process is up and its event loop answers. Always 200
-  while the process runs; restarting a replica because its database is still being hashed
-  would never let it finish.
-* ``GET /ready`` — *readiness*: send this replica traffic. 503 until the database is open
-  **and** its SHA-256 has been computed and matches what the data directory's pointer (or
-  the content-addressed file name, or ``--expect-sha256``) says it must be; 503 with
-  ``DATABASE_HASH_MISMATCH`` for good when it does not. A replica serving another file
-  than the release it claims would give answers that look right and are not.
-
-Both report the release id and the database SHA-256, so a rolling update can be watched from
-outside (which replica serves which release). They are answered by :class:`ProbeEndpoints`,
-placed *in front of* the Host/Origin and token guards: probes send no token and whatever
-``Host`` they like (HAProxy none, Kubernetes the pod IP), and these two answers reveal
-nothing a client could misuse and change nothing. Every other path keeps all its guards.
-
-The SSE rule lives here too: the legacy SSE transport keeps its session in the process that
-opened the stream, so where the next request may reach another process (``--workers > 1``,
-or replicas without affinity: ``--no-sse``) its endpoints answer ``501 SSE_UNAVAILABLE``
-with the fix, instead of the SDK's confusing ``404 Could not find session``.
+Readiness waits until the database's SHA-256 matches the release it claims: a replica serving
+another file would give answers that look right and are not. The probes sit in front of the
+Host/Origin and token guards (probes send neither) and reveal and change nothing.
 """
 
 from __future__ import annotations
@@ -31,10 +13,12 @@ import logging
 import re
 import threading
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from pmgs_mcp.security import ASGIApp, Receive, Scope, Send, send_json_error
-from pmgs_mcp.tools import StoreLike
+
+if TYPE_CHECKING:
+    from pmgs_core import PMGSStore
 
 __all__ = [
     "DATABASE_HASH_MISMATCH",
@@ -62,7 +46,7 @@ _HEX64: Final = re.compile(r"[0-9a-f]{64}")
 _CHUNK: Final = 1024 * 1024
 
 
-def expected_sha256(store: StoreLike, explicit: str | None = None) -> str | None:
+def expected_sha256(store: PMGSStore, explicit: str | None = None) -> str | None:
     """The SHA-256 the served file must have: given, else the pointer's, else its name's.
 
     ``pmgs setup`` stores databases at ``…/<database-sha256>.sqlite``, so a file given with
@@ -83,7 +67,7 @@ def expected_sha256(store: StoreLike, explicit: str | None = None) -> str | None
 class Readiness:
     """The verification of one process's database, run once on a background thread."""
 
-    def __init__(self, store: StoreLike, expected: str | None) -> None:
+    def __init__(self, store: PMGSStore, expected: str | None) -> None:
         info = store.release_info()
         self.release_id = str(info["release_id"])
         path = getattr(store, "database_path", None)

@@ -1,30 +1,23 @@
-"""MCP resources: official texts a client can pin into a conversation by URI.
+"""MCP resources: official texts a client can pin into a conversation by URI (ADR 0018).
 
-Templates (RFC 6570):
-
-* ``pmgs://fi/{code}``, ``pmgs://fterm/{code}``, ``pmgs://ipc/{code}`` — the lookup of one
-  code (the concise record: texts, hierarchy relations, versions, documents, with sources);
-* ``pmgs://document/{document_id}{?segment_offset}`` — one page of 20 segments of a
-  document; ``next_segment_offset`` in the answer names the next page's URI parameter.
-
-A code's slash may arrive raw (``pmgs://ipc/G06F3/048``) or percent-encoded; both are read.
-The contents are JSON (``application/json``), the same concise records the tools return, so a
-resource is evidence with its sources, never an instruction. A URI that names nothing this
-server knows is the protocol's "resource not found" error (-32002); a code that does not
-exist is an answer (``match_status: not_found``), as for the tool.
+``pmgs://{fi,fterm,ipc}/{code}`` is a code's concise lookup, ``pmgs://document/{document_id}``
+one page of a document: the tools' own records, so a resource is evidence with its sources.
+An unknown URI is the protocol's -32002; a missing code is an answer (``not_found``).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from mcp import types
 from mcp.shared.exceptions import MCPError
 
 from pmgs_core import PMGSQueryError, concise_record
-from pmgs_mcp.tools import StoreLike
+
+if TYPE_CHECKING:
+    from pmgs_core import PMGSStore
 
 __all__ = ["RESOURCE_NOT_FOUND", "RESOURCE_TEMPLATES", "read_resource"]
 
@@ -68,7 +61,7 @@ def _not_found(uri: str, why: str) -> MCPError:
     )
 
 
-def _record(store: StoreLike, uri: str) -> dict[str, Any]:
+def _record(store: PMGSStore, uri: str) -> dict[str, Any]:
     parts = urlsplit(uri)
     if parts.scheme != "pmgs" or not parts.netloc:
         raise _not_found(uri, "not a pmgs:// URI")
@@ -93,7 +86,7 @@ def _record(store: StoreLike, uri: str) -> dict[str, Any]:
     raise _not_found(uri, f"unknown kind {parts.netloc!r}; use fi, fterm, ipc or document")
 
 
-def read_resource(store: StoreLike, uri: str) -> types.ReadResourceResult:
+def read_resource(store: PMGSStore, uri: str) -> types.ReadResourceResult:
     """The contents of ``uri``: one JSON text, the concise record."""
     try:
         record = _record(store, uri)

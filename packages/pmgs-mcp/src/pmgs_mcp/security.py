@@ -1,23 +1,8 @@
 """The guards in front of the HTTP server: Host/Origin allow-lists, bearer token, body size.
 
-They are plain ASGI middleware wrapped around the whole application, so every route (MCP,
-SSE, ``/version``, ``/release`` …) is covered by the same checks in the same order:
-
-1. :class:`HostOriginGuard` — DNS-rebinding protection. A web page on ``evil.example`` whose
-   name is re-pointed at 127.0.0.1 reaches a local server with ``Host: evil.example`` and
-   (for a fetch) ``Origin: http://evil.example``; both must be on the allow-list.
-   Requests without an ``Origin`` (command-line clients, agents) are accepted; a browser
-   always sends one on cross-origin requests.
-2. :class:`BearerTokenGuard` — when a token is configured, every request that reaches it
-   must carry ``Authorization: Bearer <token>`` (the ``/health`` and ``/ready`` probes are
-   answered before every guard, by :mod:`pmgs_mcp.readiness`). The comparison is done in
-   constant time so the token cannot be guessed byte by byte from response timings.
-3. :class:`BodyLimit` — a declared ``Content-Length`` above the limit is refused before any
-   byte is read; a chunked body is read only up to the limit, so a 10 MB request costs at
-   most the limit in memory; a body still incomplete after :data:`BODY_TIMEOUT_SECONDS` is
-   refused with 408 (a client trickling its body would otherwise hold the request open).
-
-Nothing here imports Starlette: the guards only need the ASGI interface.
+Plain ASGI middleware around the whole application, so every route passes the same checks in
+the same order (DNS rebinding, then the token compared in constant time, then the body
+limit and its deadline; ADRs 0005, 0014, 0015). Nothing here imports Starlette.
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
 """The MCP server object: the SDK's low-level ``Server`` serving a :class:`~pmgs_mcp.tools.ToolSet`.
 
-The low-level server (not the decorator-based ``MCPServer``) is used on purpose: the tools'
-input and output schemas are the pmgs-core JSON Schemas verbatim, which a signature-derived
-schema could only approximate, and every call goes through :meth:`ToolSet.call`, which
-checks arguments and turns every failure into a tool error with a stable code. A record is
-sent as structured content and as JSON text; an error object as JSON text only, because
-structured content must match the tool's output schema (ADR 0010).
-
-One ``Server`` serves any number of connections (stdio, each SSE stream, every stateless
-streamable-HTTP request): it holds no per-connection state, and the store it reads is an
-immutable, read-only database.
+The low-level server keeps pmgs-core's record schemas verbatim as output schemas and every
+failure under our own error codes (ADRs 0010, 0011 as corrected by 0021). It holds no
+per-connection state, so one ``Server`` serves stdio, every SSE stream and every HTTP request.
 """
 
 from __future__ import annotations

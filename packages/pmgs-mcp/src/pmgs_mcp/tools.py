@@ -1,37 +1,33 @@
-"""The MCP tools of pmgs: their descriptions, and how each one calls the store.
+"""The MCP tools of the release: descriptions, and which store method each one calls.
 
-This module knows nothing about the MCP SDK or any transport: a tool is a :class:`ToolSpec`
-(plain JSON-ready schemas from :mod:`pmgs_mcp.schemas` and a function of the store and the
-checked arguments), and
-:meth:`ToolSet.call` turns any call into a :class:`ToolOutcome` (a structured value plus an
-error flag). :mod:`pmgs_mcp.server` wraps these into SDK objects. Keeping the two apart lets
-the tests exercise every argument rule and error path without a client, and keeps the tool
-contract readable in one place.
-
-Every answer comes from :class:`pmgs_core.PMGSStore` methods: the server runs no SQL and
-keeps no index of its own, so the MCP answers are the Python API's answers, byte for byte in
-their JSON form.
+A tool is a :class:`ToolSpec` (schemas from :mod:`pmgs_mcp.schemas`, a body of the store and
+the checked arguments); :meth:`ToolSet.call` turns any call into a :class:`ToolOutcome`, and
+:mod:`pmgs_mcp.server` wraps both in SDK objects. Every answer is a
+:class:`pmgs_core.PMGSStore` answer: no SQL here. ADRs 0010 (errors) and 0021 (arguments).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final
 
 from pmgs_core import PMGSQueryError, concise_record
 from pmgs_mcp import check_tool
 from pmgs_mcp.errors import argument_error_code, error_object, offending_argument
 from pmgs_mcp.schemas import (
+    CHECK_CODES_INPUT,
     DOCUMENT_COUNT_INPUT,
     DOCUMENT_COUNT_OUTPUT,
     DOCUMENT_INPUT,
     LIST_CATEGORIES_INPUT,
     LIST_DOCUMENTS_INPUT,
     LOOKUP_INPUT,
+    READ_ONLY,
     RELEASE_INPUT,
     SEARCH_INPUT,
     SEARCH_TEXT_INPUT,
@@ -42,16 +38,20 @@ from pmgs_mcp.schemas import (
 )
 from pmgs_mcp.validation import ArgumentError, check_arguments
 
+if TYPE_CHECKING:
+    from pmgs_core import PMGSStore
+
 __all__ = [
     "BROWSE_TOOL_NAMES",
     "DEFAULT_TOOL_NAMES",
     "SERVER_INSTRUCTIONS",
-    "StoreLike",
+    "Run",
     "ToolOutcome",
     "ToolSet",
     "ToolSpec",
     "UnknownToolError",
     "build_toolset",
+    "keywords",
 ]
 
 logger = logging.getLogger("pmgs_mcp")
@@ -89,84 +89,8 @@ SERVER_INSTRUCTIONS: Final = (
     "Cite the source (file and locator) of every text you rely on. " + EVIDENCE_SENTENCE
 )
 
-_READ_ONLY_ANNOTATIONS: Final[Mapping[str, bool]] = MappingProxyType(
-    {
-        "readOnlyHint": True,
-        "destructiveHint": False,
-        "idempotentHint": True,
-        "openWorldHint": False,
-    }
-)
-"""Every pmgs tool reads an immutable local database: no effects, same answer every time."""
-
-
-class StoreLike(Protocol):
-    """The part of :class:`pmgs_core.PMGSStore` the tools call (checked by mypy against it)."""
-
-    def lookup(
-        self,
-        scheme: str,
-        code: str,
-        release: str = ...,
-        edition: str | None = ...,
-        language: str = ...,
-        *,
-        version: str | None = ...,
-        relation_limit: int = ...,
-        relation_offset: int = ...,
-    ) -> Any: ...
-
-    def search_pmgs(
-        self,
-        query: str,
-        schemes: Sequence[str] | None = ...,
-        content_types: Sequence[str] | None = ...,
-        release: str = ...,
-        language: str = ...,
-        limit: int = ...,
-        *,
-        classification_offset: int = ...,
-        document_offset: int = ...,
-        document_kinds: Sequence[str] | None = ...,
-        order: str = ...,
-        match: str = ...,
-        min_score: float = ...,
-    ) -> Any: ...
-
-    def search_text(
-        self,
-        content: str,
-        limit: int = ...,
-        min_score: float = ...,
-        group_by_document: bool = ...,
-        category: str | None = ...,
-        *,
-        release: str = ...,
-        language: str = ...,
-    ) -> Any: ...
-
-    def get_document(
-        self,
-        document_id: str,
-        page: int | None = ...,
-        section: int | None = ...,
-        *,
-        locator: str | None = ...,
-        segment_limit: int = ...,
-        segment_offset: int = ...,
-        related_classification_limit: int = ...,
-        related_classification_offset: int = ...,
-    ) -> Any: ...
-
-    def release_info(self, release: str = ...) -> Any: ...
-
-    def list_documents(
-        self, kind: str | None = ..., release: str = ..., *, limit: int = ..., offset: int = ...
-    ) -> Any: ...
-
-    def document_count(self, kind: str | None = ..., release: str = ...) -> int: ...
-
-    def categories(self, release: str = ...) -> Any: ...
+Run = Callable[["PMGSStore", dict[str, Any]], Mapping[str, Any]]
+"""A tool body: the store and the checked arguments (defaults filled in) give the record."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,34 +108,56 @@ class ToolOutcome:
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
-    """One tool: what the client sees (schemas, description, annotations) and what it runs."""
+    """One tool: what the client sees (schemas, description, annotations) and what it runs.
+
+    ``calls`` names the methods its arguments go to (``"store.lookup"``,
+    ``"collection.get_document"``) and ``own`` the arguments it uses itself (``detail``,
+    ``page``, ``source``): a test checks every other input property against those methods'
+    real signatures, so a schema cannot name a parameter the store does not take.
+    """
 
     name: str
     title: str
     description: str
     input_schema: dict[str, Any]
     output_schema: dict[str, Any]
-    run: Callable[[StoreLike, dict[str, Any]], Mapping[str, Any]]
-    annotations: Mapping[str, Any] = field(default_factory=lambda: _READ_ONLY_ANNOTATIONS)
+    run: Run
+    annotations: Mapping[str, Any] = field(default_factory=lambda: READ_ONLY)
+    calls: tuple[str, ...] = ()
+    own: frozenset[str] = frozenset()
 
 
 # --- running the tools -----------------------------------------------------------------------
 
 
-def _store_call(
-    method: str, positional: tuple[str, ...], keywords: tuple[str, ...]
-) -> Callable[[StoreLike, dict[str, Any]], Mapping[str, Any]]:
-    """A tool body that passes checked arguments straight to one store method.
+def keywords(method: Callable[..., Any], args: Mapping[str, Any]) -> dict[str, Any]:
+    """The checked arguments ``method`` takes, by name: an input property is the name of the
+    parameter it is passed to, so no tool restates its parameter list."""
+    names = _parameter_names(getattr(method, "__func__", method))
+    if names is None:
+        return dict(args)
+    return {name: value for name, value in args.items() if name in names}
 
-    The tool's argument names are the Python API's parameter names (one contract), so the
-    body of most tools is just which arguments go by position and which by keyword.
-    """
 
-    def run(store: StoreLike, args: dict[str, Any]) -> Mapping[str, Any]:
+@functools.lru_cache(maxsize=64)
+def _parameter_names(function: Callable[..., Any]) -> frozenset[str] | None:
+    """The names a function takes by keyword; None when it takes any (``**kwargs``)."""
+    parameters = inspect.signature(function).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return None
+    return frozenset(p.name for p in parameters if p.kind in _BY_KEYWORD)
+
+
+_BY_KEYWORD: Final = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+
+def _store_call(method: str) -> Run:
+    """A tool body that passes the checked arguments to one store method by keyword, then
+    applies ``detail`` (MCP's own argument) to the record."""
+
+    def run(store: PMGSStore, args: dict[str, Any]) -> Mapping[str, Any]:
         call = getattr(store, method)
-        result: Mapping[str, Any] = call(
-            *(args[name] for name in positional), **{name: args[name] for name in keywords}
-        )
+        result: Mapping[str, Any] = call(**keywords(call, args))
         if args.get("detail", "full") == "concise":
             return concise_record(result)
         return result
@@ -219,56 +165,9 @@ def _store_call(
     return run
 
 
-_run_lookup = _store_call(
-    "lookup",
-    ("scheme", "code"),
-    ("release", "edition", "language", "version", "relation_limit", "relation_offset"),
-)
-_run_search = _store_call(
-    "search_pmgs",
-    ("query",),
-    (
-        "schemes",
-        "content_types",
-        "release",
-        "language",
-        "limit",
-        "classification_offset",
-        "document_offset",
-        "document_kinds",
-        "order",
-        "match",
-        "min_score",
-    ),
-)
-_run_search_text = _store_call(
-    "search_text",
-    ("content",),
-    ("limit", "min_score", "group_by_document", "category", "release", "language"),
-)
-_run_document = _store_call(
-    "get_document",
-    ("document_id",),
-    (
-        "page",
-        "section",
-        "locator",
-        "segment_limit",
-        "segment_offset",
-        "related_classification_limit",
-        "related_classification_offset",
-    ),
-)
-
-
-def _run_release_info(store: StoreLike, args: dict[str, Any]) -> Mapping[str, Any]:
-    result: Mapping[str, Any] = store.release_info(args["release"])
-    return result
-
-
-def _run_document_count(store: StoreLike, args: dict[str, Any]) -> Mapping[str, Any]:
-    count = store.document_count(args["kind"], args["release"])
-    info = store.release_info(args["release"])
+def _run_document_count(store: PMGSStore, args: dict[str, Any]) -> Mapping[str, Any]:
+    count = store.document_count(**keywords(store.document_count, args))
+    info = store.release_info(release=args["release"])
     return {
         "record_type": "document_count",
         "count": count,
@@ -277,17 +176,11 @@ def _run_document_count(store: StoreLike, args: dict[str, Any]) -> Mapping[str, 
     }
 
 
-def _run_list_categories(store: StoreLike, args: dict[str, Any]) -> Mapping[str, Any]:
-    result: Mapping[str, Any] = store.categories(args["release"])
-    return result
-
-
-def _run_list_documents(store: StoreLike, args: dict[str, Any]) -> Mapping[str, Any]:
+def _run_list_documents(store: PMGSStore, args: dict[str, Any]) -> Mapping[str, Any]:
     limit: int = args["limit"]
     page: int = args["page"]
-    result: Mapping[str, Any] = store.list_documents(
-        args["kind"], args["release"], limit=limit, offset=(page - 1) * limit
-    )
+    offset = (page - 1) * limit
+    result = store.list_documents(**keywords(store.list_documents, args), offset=offset)
     total = int(result["total_count"])
     return {**result, "page": page, "total_pages": math.ceil(total / limit)}
 
@@ -304,7 +197,7 @@ class UnknownToolError(KeyError):
 class ToolSet:
     """The tools one server lists, bound to the store they answer from."""
 
-    store: StoreLike
+    store: PMGSStore
     specs: tuple[ToolSpec, ...]
 
     def get(self, name: str) -> ToolSpec:
@@ -352,7 +245,7 @@ def _evidence(text: str) -> str:
 
 
 def build_toolset(
-    store: StoreLike,
+    store: PMGSStore,
     load_schema: SchemaLoader,
     *,
     include_browse: bool = False,
@@ -365,15 +258,27 @@ def build_toolset(
         description: str,
         input_schema: dict[str, Any],
         record_type: str,
-        run: Callable[[StoreLike, dict[str, Any]], Mapping[str, Any]],
+        method: str,
     ) -> ToolSpec:
-        """A tool answering one pmgs-core record type: that type (full, or concise when the
-        tool has a ``detail`` argument) is its output."""
-        if "detail" in input_schema["properties"]:
+        """A tool answering one pmgs-core record type from one store method: that type (full,
+        or concise when the tool has a ``detail`` argument) is its output."""
+        own = frozenset({"detail"} & input_schema["properties"].keys())
+        if own:
             output_schema = detailed_output_schema(load_schema, record_type)
         else:
             output_schema = record_output_schema(load_schema, record_type)
-        return ToolSpec(name, title, description, input_schema, output_schema, run)
+        run = _store_call(method)
+        return ToolSpec(
+            name,
+            title,
+            description,
+            input_schema,
+            output_schema,
+            run,
+            READ_ONLY,
+            (f"store.{method}",),
+            own,
+        )
 
     specs = [
         record_tool(
@@ -389,7 +294,7 @@ def build_toolset(
             ),
             LOOKUP_INPUT,
             "classification",
-            _run_lookup,
+            "lookup",
         ),
         record_tool(
             "search_pmgs",
@@ -408,7 +313,7 @@ def build_toolset(
             ),
             SEARCH_INPUT,
             "combined_search_page",
-            _run_search,
+            "search_pmgs",
         ),
         record_tool(
             "get_pmgs_document",
@@ -423,7 +328,7 @@ def build_toolset(
             ),
             DOCUMENT_INPUT,
             "document_page",
-            _run_document,
+            "get_document",
         ),
     ]
     if include_browse:
@@ -444,7 +349,7 @@ def build_toolset(
                 ),
                 SEARCH_TEXT_INPUT,
                 "text_search_result",
-                _run_search_text,
+                "search_text",
             ),
             ToolSpec(
                 name="list_documents",
@@ -458,6 +363,8 @@ def build_toolset(
                 input_schema=LIST_DOCUMENTS_INPUT,
                 output_schema=paged_document_list_schema(load_schema),
                 run=_run_list_documents,
+                calls=("store.list_documents",),
+                own=frozenset({"page"}),
             ),
             record_tool(
                 "list_categories",
@@ -469,7 +376,7 @@ def build_toolset(
                 ),
                 LIST_CATEGORIES_INPUT,
                 "categories",
-                _run_list_categories,
+                "categories",
             ),
             ToolSpec(
                 name="get_document_count",
@@ -478,6 +385,7 @@ def build_toolset(
                 input_schema=DOCUMENT_COUNT_INPUT,
                 output_schema=DOCUMENT_COUNT_OUTPUT,
                 run=_run_document_count,
+                calls=("store.document_count",),
             ),
             record_tool(
                 "release_info",
@@ -489,16 +397,16 @@ def build_toolset(
                 ),
                 RELEASE_INPUT,
                 "release_info",
-                _run_release_info,
+                "release_info",
             ),
-            # --- issue 31: check_classification_codes (self-contained in check_tool.py) ---
-            record_tool(
-                check_tool.CHECK_TOOL_NAME,
-                "Check the codes of a search formula against the release",
-                _evidence(check_tool.CHECK_CODES_DESCRIPTION),
-                check_tool.CHECK_CODES_INPUT,
-                "code_check",
-                check_tool.run_check_codes,
+            ToolSpec(
+                name=check_tool.CHECK_TOOL_NAME,
+                title="Check the codes of a search formula against the release",
+                description=_evidence(check_tool.CHECK_CODES_DESCRIPTION),
+                input_schema=CHECK_CODES_INPUT,
+                output_schema=record_output_schema(load_schema, "code_check"),
+                run=check_tool.run_check_codes,
+                calls=("store.check_codes",),
             ),
         ]
     return ToolSet(store=store, specs=tuple(specs))

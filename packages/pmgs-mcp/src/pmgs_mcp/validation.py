@@ -1,17 +1,9 @@
 """Checking tool arguments against the tools' own input schemas, with messages an agent can act on.
 
-The low-level MCP server hands arguments over unchecked, so the server checks them itself
-before any store call. The input schemas are ours and use a small, fixed part of JSON Schema
-(``type``, ``enum``, ``minimum``/``maximum``, ``minLength``/``maxLength``/``pattern``,
-``items``/``minItems``/``maxItems``/``uniqueItems``, ``properties``/``required``/
-``additionalProperties: false`` and ``default``), so a dedicated checker is short and keeps
-the ``jsonschema`` package (a third of a second to import) off the start-up path of the stdio
-server. The test suite compares this checker with ``jsonschema`` on generated inputs, so the
-schema a client sees and the check the server applies cannot drift apart.
-
-Unlike a plain validator, :func:`check_arguments` also returns the arguments with the
-schema's defaults filled in and integral floats (``20.0``) turned into ``int``, ready to be
-passed to the store as keyword arguments.
+The low-level server hands arguments over unchecked. Our schemas use a small fixed part of
+JSON Schema, so a short checker keeps ``jsonschema`` (a third of a second to import) off the
+stdio start-up path; tests compare the two on every tool. It also fills in defaults, ready
+to pass to the store by keyword (ADRs 0010, 0021).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The demo goes through the real ``setup_release`` transaction (the same one ``pmgs setup``
 uses) into ``--data-dir`` or a per-user directory under the system temporary directory, then
 shows a lookup, a 2-character search, a hierarchy and a document page, and prints the commands
-to try next. Running it again finds the release ``already_ready`` and rebuilds nothing.
+to try next. Running it again finds the release ``already_ready`` and rebuilds nothing (ADR 0003).
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """``pmgs doctor``: prove that the installed reference answers, end to end.
 
-Checks, in order: the pointer, the schema (opening the store), the database SHA-256 against
-the pointer, sample lookups and searches chosen deterministically from the database, a real
-stdio MCP session (when a provider of ``pmgs mcp`` is installed) that lists the tools and
-calls each one, then the hash again (nothing was written) and the pointer again (no switch
-happened during the diagnosis).
-
-The report holds no absolute paths, no query text and no retrieved text: the database is a
-file name, the sample queries are SHA-256 hashes, tool results are counts and statuses.
+Pointer, schema, database hash, sample lookups and searches, a real stdio MCP session, then
+the hash and pointer again (nothing written, no switch meanwhile). The report holds no
+absolute paths, query text or retrieved text. Checks: ``docs/cli.md`` (ADR 0003).
 """
 
 from __future__ import annotations

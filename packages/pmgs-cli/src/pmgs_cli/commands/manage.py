@@ -2,7 +2,7 @@
 
 The work is done by pmgs-build (``setup_release``, ``build_database``,
 ``validate_database``); this module parses options, draws progress on stderr, and prints the
-report. pmgs-build is imported inside the commands so that query commands never load it.
+report. pmgs-build is imported inside the commands so that query commands never load it (ADR 0003).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 It lives in its own writable file beside the release (``<data dir>/collection/
 collection.sqlite``); nothing here touches the release database. What it holds is the user's
-text, never JPO evidence, and every record says ``source: user_collection``.
+text, never JPO evidence, and every record says ``source: user_collection`` (ADR 0016).
 """
 
 from __future__ import annotations
@@ -13,11 +13,22 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import click
 
-from pmgs_cli.common import EXIT_OK, CliFailure, emit_json, handle_errors
+from pmgs_cli.common import EXIT_OK, CliFailure, emit_json, file_options
+
+if TYPE_CHECKING:
+    from pmgs_core import (
+        Collection,
+        CollectionCategories,
+        CollectionDocument,
+        CollectionDocumentList,
+        CollectionDocumentPage,
+        CollectionDocumentPut,
+        CollectionSearch,
+    )
 
 __all__ = ["notes"]
 
@@ -26,6 +37,7 @@ _SNIFF_BYTES = 8192
 _MAX_FILE_BYTES = 4_000_000  # a 1,000,000-character note in UTF-8 is at most 4 MB
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -50,12 +62,12 @@ class NotesContext:
             return Path(env)
         return default_data_dir() / COLLECTION_FILE
 
-    def open(self) -> Any:
+    def open(self) -> Collection:
         from pmgs_core import Collection
 
         return Collection(self.path())
 
-    def finish(self, record: Any, human: Callable[[Any], None]) -> NoReturn:
+    def finish(self, record: R, human: Callable[[R], None]) -> NoReturn:
         if self.as_json:
             emit_json(record)
         else:
@@ -75,31 +87,21 @@ def _notes_options(func: F) -> F:
     ) -> Any:
         return func(*args, n=NotesContext(collection, data_dir, as_json), **kw)
 
-    wrapped: Any = handle_errors(inject)
-    wrapped = click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")(
-        wrapped
-    )
-    wrapped = click.option("--json", "as_json", is_flag=True, help="Print the record as JSON.")(
-        wrapped
-    )
-    wrapped = click.option(
-        "--data-dir",
-        type=click.Path(path_type=Path, file_okay=False),
-        default=None,
-        help="Data directory whose collection/collection.sqlite to use.",
-    )(wrapped)
     return cast(
         F,
-        click.option(
-            "--collection",
-            type=click.Path(path_type=Path, dir_okay=False),
-            default=None,
-            help=f"The collection file itself (else --data-dir, ${COLLECTION_ENV_VAR}, default).",
-        )(wrapped),
+        file_options(
+            inject,
+            (
+                "--collection",
+                f"The collection file itself (else --data-dir, ${COLLECTION_ENV_VAR}, default).",
+            ),
+            data_dir_help="Data directory whose collection/collection.sqlite to use.",
+            json_help="Print the record as JSON.",
+        ),
     )
 
 
-def _echo_document(doc: dict[str, Any]) -> None:
+def _echo_document(doc: CollectionDocument) -> None:
     category = doc["category"] or "-"
     click.echo(f"#{doc['id']}  {doc['path']}  [{category}]  {doc['chunk_count']} item(s)")
 
@@ -150,7 +152,7 @@ def add(
     with n.open() as col:
         record = col.put_document(_read_text(data, "FILE"), logical, mime, category)
 
-    def human(r: dict[str, Any]) -> None:
+    def human(r: CollectionDocumentPut) -> None:
         click.echo(f"{r['status']}: ", nl=False)
         _echo_document(r["document"])
 
@@ -277,7 +279,7 @@ def list_(category: str | None, limit: int, page: int, n: NotesContext) -> None:
     with n.open() as col:
         record = col.list_documents(limit, page, category)
 
-    def human(r: dict[str, Any]) -> None:
+    def human(r: CollectionDocumentList) -> None:
         for doc in r["items"]:
             _echo_document(doc)
         click.echo(f"page {r['page']} of {r['total_pages']} ({r['total_count']} note(s))")
@@ -298,7 +300,7 @@ def show(note: str, limit: int, offset: int, n: NotesContext) -> None:
         else:
             record = col.find_document(note, limit, offset)
 
-    def human(r: dict[str, Any]) -> None:
+    def human(r: CollectionDocumentPage) -> None:
         _echo_document(r["document"])
         for item in r["items"]:
             click.echo(f"--- item {item['id']} (position {item['position']})")
@@ -340,7 +342,7 @@ def search(
     with n.open() as col:
         record = col.search_text(text, limit, min_score, not per_item, category)
 
-    def human(r: dict[str, Any]) -> None:
+    def human(r: CollectionSearch) -> None:
         if not r["items"]:
             click.echo("no notes match")
         for item in r["items"]:
@@ -360,7 +362,7 @@ def categories(n: NotesContext) -> None:
     with n.open() as col:
         record = col.list_categories()
 
-    def human(r: dict[str, Any]) -> None:
+    def human(r: CollectionCategories) -> None:
         for entry in r["categories"]:
             click.echo(f"{entry['category']}\t{entry['document_count']}")
         click.echo(f"(no category)\t{r['uncategorised_document_count']}")

@@ -1,4 +1,5 @@
-"""The user's writable collection, beside the read-only release (see ``_collection``).
+"""The user's writable collection, beside the read-only release (ADR 0016): its reads, its
+writes and their TypedDict records.
 
 Imported lazily by :mod:`pmgs_core` (``pmgs_core.Collection``): sqlite-utils, which creates
 its tables, costs start-up time that ``pmgs lookup`` must not pay.

@@ -1,10 +1,7 @@
-"""How a text becomes items: pieces of at most :data:`CHUNK_CHARS` characters.
+"""How a text becomes items: pieces of at most :data:`CHUNK_CHARS` characters (ADR 0016).
 
-An item is what a search returns and what an agent reads in one go, so it should be a whole
-paragraph where possible: paragraphs (separated by blank lines) are packed together up to the
-limit, a paragraph longer than the limit is cut at line ends, and a line longer than the limit
-is cut at the limit. Joining the items with the separators they were cut at gives back the
-text, minus leading and trailing blank lines, so nothing the user wrote is lost.
+An item is what a search returns and an agent reads in one go, so paragraphs are packed up
+to the limit and cut at line ends only when longer; joining the items gives the text back.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Every value a caller hands to the collection passes one of these checks before any write, so
 a rejected call changes nothing. The bounds keep one call's cost and one answer's size
 predictable for an agent that pays per token; they are generous for notes and search formulas,
-and far below what would strain SQLite.
+and far below what would strain SQLite (ADR 0016).
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
-"""The collection's SQLite file: how it is opened, created and migrated forward.
+"""The collection's SQLite file: how it is opened, created and migrated forward (ADR 0016).
 
-The collection is the one writable database of pmgs, kept apart from the release database
-(whose SHA-256 must never change). Several processes use it at once (the MCP server, the CLI,
-an import), so it runs in WAL mode, where readers never wait for a writer, with a busy timeout
-for writers; every write is one ``BEGIN IMMEDIATE`` transaction, so a process killed in the
-middle leaves the file as it was before that transaction.
-
-Tables are created with sqlite-utils (table creation, FTS5 setup and its triggers,
-introspection). ``PRAGMA user_version`` holds the schema version; :data:`MIGRATIONS` lists the
-steps from each version to the next, each idempotent, each applied in its own transaction.
+The one writable database of pmgs, apart from the release. Several processes share it: WAL
+(readers never wait), a busy timeout for writers, one ``BEGIN IMMEDIATE`` transaction a
+write. Tables come from sqlite-utils; :data:`MIGRATIONS` steps ``PRAGMA user_version`` forward.
 """
 
 from __future__ import annotations

@@ -1,27 +1,20 @@
 """Lexical search of the collection, ranked by BM25 computed here over exact term counts.
 
-The query is folded as indexed text is (NFKC, casefold) and cut at white space into terms.
-Candidates are the items holding at least one term: terms of three characters or more come
-from the FTS5 trigram index, shorter ones from a scan of the folded text (a user's collection
-is small, and a trigram index cannot answer them). Each candidate is then scored with Okapi
-BM25 (k1 = 1.2, b = 0.75) from the exact number of times each term occurs in it, the number of
-items holding the term, and the item's length against the average. Computing it here rather
-than with FTS5's ``bm25()`` gives one formula for short and long terms alike.
-
-``similarity`` is the score divided by the best score of the query, so the best match is 1.0
-and ``min_score`` cuts relative to it. It says how well the words match, not how likely the
-text is to be relevant: no model, no vectors (``vector_search_used`` is always false).
+Long terms come from the FTS5 trigram index, short ones from a scan of the folded text (a
+collection is small); one formula scores both. ``similarity`` is relative to the best
+match: how well the words match, not relevance (no vectors; ADR 0016).
 """
 
 from __future__ import annotations
 
 import math
 import sqlite3
-from typing import Any, Final
+from typing import Final
 
 from pmgs_core.collection._limits import MAX_QUERY_CHARS, MAX_SEARCH_LIMIT, check_limit, check_score
 from pmgs_core.errors import PMGSQueryError
-from pmgs_core.search import fold_for_search
+from pmgs_core.folding import fold_for_search
+from pmgs_core.records import CollectionSearch, CollectionSearchItem
 
 __all__ = ["EXCERPT_CHARS", "search_items"]
 
@@ -81,7 +74,7 @@ def search_items(
     min_score: float,
     group_by_document: bool,
     category: str | None,
-) -> dict[str, Any]:
+) -> CollectionSearch:
     """The seed's search answer: ``items`` (always a list) and ``vector_search_used``."""
     size = check_limit(limit, MAX_SEARCH_LIMIT)
     floor = check_score(min_score)
@@ -94,7 +87,7 @@ def search_items(
     if not isinstance(content, str):
         raise PMGSQueryError("INVALID_QUERY", "content must be a string", {"argument": "content"})
     terms = _terms(content)
-    answer: dict[str, Any] = {
+    answer: CollectionSearch = {
         "record_type": "collection_search",
         "items": [],
         "terms": terms,
@@ -114,7 +107,7 @@ def search_items(
         for term, ids in holders.items()
     }
     where = "" if category is None else " AND d.category = ?"
-    scored: list[tuple[float, int, dict[str, Any]]] = []
+    scored: list[tuple[float, int, sqlite3.Row, list[str]]] = []
     ids = sorted(candidates)
     for start in range(0, len(ids), 500):
         batch = ids[start : start + 500]
@@ -140,37 +133,36 @@ def search_items(
                     score += idf[term] * tf * (K1 + 1) / (tf + norm)
             if not matched:
                 continue
-            scored.append(
-                (
-                    score,
-                    int(row[0]),
-                    {
-                        "id": int(row[0]),
-                        "document_id": int(row[1]),
-                        "path": row[4],
-                        "mime": row[5],
-                        "category": row[6],
-                        "content": _excerpt(row[2], folded, matched),
-                        "matched_terms": matched,
-                        "source": "user_collection",
-                    },
-                )
-            )
+            scored.append((score, int(row[0]), row, matched))
     if not scored:
         return answer
-    best = max(score for score, _, _ in scored)
+    best = max(entry[0] for entry in scored)
     scored.sort(key=lambda entry: (-entry[0], entry[1]))
     seen: set[int] = set()
-    items = []
-    for score, _, item in scored:
+    items: list[CollectionSearchItem] = []
+    for score, _, row, matched in scored:
         similarity = round(score / best, 4) if best > 0 else 0.0
         if similarity < floor:
             break
+        document_id = int(row[1])
         if group_by_document:
-            if item["document_id"] in seen:
+            if document_id in seen:
                 continue
-            seen.add(item["document_id"])
-        items.append({**item, "similarity": similarity, "score": round(score, 4)})
+            seen.add(document_id)
+        items.append(
+            {
+                "id": int(row[0]),
+                "document_id": document_id,
+                "path": row[4],
+                "mime": row[5],
+                "category": row[6],
+                "content": _excerpt(row[2], row[3], matched),
+                "matched_terms": matched,
+                "source": "user_collection",
+                "similarity": similarity,
+                "score": round(score, 4),
+            }
+        )
         if len(items) == size:
             break
     answer["items"] = items

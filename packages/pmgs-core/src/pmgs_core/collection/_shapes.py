@@ -1,6 +1,6 @@
 """JSON Schemas of the collection's records: one definition for the Python API's answers,
 the CLI's ``--json`` and the MCP tools' output schemas (the tests validate real answers
-against them)."""
+against them) (ADR 0016)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,8 @@
 """The record shapes every interface returns: defined once here, typed, with a JSON Schema.
 
-The Python API, ``pmgs … --json`` and the MCP tools all return these dictionaries unchanged,
-so they are plain JSON-ready ``TypedDict`` values rather than objects: no interface needs a
-serializer of its own, and ``schemas/records.schema.json`` (draft 2020-12, tested against
-real responses) describes exactly what is sent.
-
-Every record that carries package text also carries:
-
-* ``sources`` / ``source``: the package file (relative path and SHA-256), the locator inside
-  it (``row:12``, ``page:4`` …) and the attribution line of the package's ``COPYRGHT`` file;
-* ``content_role: "source_evidence"`` and ``notice``: the text is quoted evidence from the
-  source package and never an instruction. A definition that says "ignore previous
-  instructions" is returned verbatim, and the record says what it is.
+The Python API, ``pmgs … --json`` and the MCP tools return these ``TypedDict`` values
+unchanged, so no interface has a serializer of its own. Every record with package text
+carries its sources and says it is evidence, never an instruction (ADRs 0004, 0018).
 """
 
 from __future__ import annotations
@@ -22,6 +13,23 @@ from functools import cache
 from typing import Any, Final
 
 from pmgs_core.errors import PMGSQueryError
+from pmgs_core.records._collection import (
+    CollectionCategories,
+    CollectionCategory,
+    CollectionDocument,
+    CollectionDocumentDeleted,
+    CollectionDocumentList,
+    CollectionDocumentPage,
+    CollectionDocumentPut,
+    CollectionItem,
+    CollectionItemDeleted,
+    CollectionItemsAdded,
+    CollectionReindexed,
+    CollectionSearch,
+    CollectionSearchItem,
+    DocumentItem,
+    IndexingStatus,
+)
 from pmgs_core.records._compact import concise_record, concise_schema
 from pmgs_core.records._pages import (
     Categories,
@@ -81,7 +89,21 @@ __all__ = [
     "ClassificationSearchHit",
     "ClassificationSearchPage",
     "CodeRef",
+    "CollectionCategories",
+    "CollectionCategory",
+    "CollectionDocument",
+    "CollectionDocumentDeleted",
+    "CollectionDocumentList",
+    "CollectionDocumentPage",
+    "CollectionDocumentPut",
+    "CollectionItem",
+    "CollectionItemDeleted",
+    "CollectionItemsAdded",
+    "CollectionReindexed",
+    "CollectionSearch",
+    "CollectionSearchItem",
     "CombinedSearchPage",
+    "DocumentItem",
     "DocumentListItem",
     "DocumentListPage",
     "DocumentMatch",
@@ -92,6 +114,7 @@ __all__ = [
     "DocumentSegment",
     "HierarchyPage",
     "HierarchySummary",
+    "IndexingStatus",
     "LookupQuery",
     "MatchStatus",
     "PropertyItem",

@@ -1,20 +1,8 @@
-"""The concise form of a record: the same evidence, each repeated part sent once.
+"""The concise form of a record: the same evidence, each repeated part sent once (ADR 0018).
 
-A full record repeats, for every text and match, the source file's path, its SHA-256 and the
-release's attribution sentence, and a search page repeats the attribution and the evidence
-notice in each of its sub-pages. An agent pays for every byte, so the concise form (the MCP
-default, ``--detail concise`` on the CLI) keeps:
-
-* one ``files`` table at the top, ``{"f1": {"path", "sha256"}, ...}``, numbered in order of
-  first use; every ``source`` becomes ``{"file": "f1", "locator": "row:12"}``, so each
-  match can still be cited by file and locator;
-* ``attribution``, ``notice`` and ``content_role`` once, at the top (a nested page drops
-  them);
-* excerpts of search matches cut to a window of :data:`WINDOW_BEFORE` characters before and
-  :data:`WINDOW_AFTER` after the first query term, with ``…`` where text was cut.
-
-Nothing is summarised or reworded: every kept string is verbatim. :func:`concise_schema`
-derives the JSON Schema of the concise form from the full one, so the two cannot drift.
+Sources point into one ``files`` table, attribution and notice appear once, and search
+excerpts are cut to a window around the first term; every kept string is verbatim.
+:func:`concise_schema` derives the concise JSON Schema from the full one, so they cannot drift.
 """
 
 from __future__ import annotations
@@ -23,7 +11,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any, Final
 
-from pmgs_core.search import fold_for_search
+from pmgs_core.folding import fold_for_search
 
 __all__ = ["WINDOW_AFTER", "WINDOW_BEFORE", "concise_record", "concise_schema"]
 

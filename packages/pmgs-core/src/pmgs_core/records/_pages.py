@@ -1,7 +1,7 @@
 """Record shapes of pages: search pages, document pages, release info, lists, categories.
 
 Kept apart from the single-code shapes in ``_shapes`` only for size; both are re-exported
-by :mod:`pmgs_core.records`, which is where callers import them from.
+by :mod:`pmgs_core.records`, which is where callers import them from (ADR 0004).
 """
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ class QuarantineItem(TypedDict):
     source: SourceRef | None
 
 
-class _ListPageBase(TypedDict):
+class ListPageBase(TypedDict):
     """The fields of a browse list (documents, quarantine): an exact total and paging."""
 
     release: ReleaseRef
@@ -222,7 +222,7 @@ class _ListPageBase(TypedDict):
     attribution: str
 
 
-class QuarantinePage(_ListPageBase):
+class QuarantinePage(ListPageBase):
     """A page of ``list_quarantine``: never classifications, only evidence of what was not
     read."""
 
@@ -240,7 +240,7 @@ class DocumentListItem(TypedDict):
     source: SourceRef
 
 
-class DocumentListPage(_ListPageBase):
+class DocumentListPage(ListPageBase):
     """A page of ``list_documents`` (browse surface for document-database clients)."""
 
     record_type: Literal["document_list_page"]

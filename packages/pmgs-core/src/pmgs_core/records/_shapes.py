@@ -1,7 +1,7 @@
 """Record shapes of single codes: references, the lookup record, hierarchy pages.
 
 Plain ``TypedDict`` values so that every interface sends them unchanged; the JSON Schema in
-``schemas/records.schema.json`` describes the same shapes for clients.
+``schemas/records.schema.json`` describes the same shapes for clients (ADR 0004).
 """
 
 from __future__ import annotations

@@ -9,20 +9,11 @@ sides also fold with :func:`fold_for_search` before comparing.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Final
 
+from pmgs_core.folding import fold_for_search
+
 __all__ = ["bigram_tokens", "fold_for_search", "index_bigrams", "is_indexed_bigram"]
-
-
-def fold_for_search(text: str) -> str:
-    """The normalisation applied to indexed text and to queries alike (NFKC, then casefold).
-
-    Full-width letters and digits pasted from PDFs then meet their half-width forms.
-    """
-    if not unicodedata.is_normalized("NFKC", text):  # the quick check is far cheaper
-        text = unicodedata.normalize("NFKC", text)
-    return text.casefold()
 
 
 _ASCII_SEPARATOR = "\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f"

@@ -1,50 +1,8 @@
 """Relevance order: BM25 over the trigram and bigram indexes, with a bounded candidate set.
 
-The index-order path (``_run``) streams rows in package order and stops at the end of the
-page. Relevance order cannot stop early (the best row may be the last), so it reads a
-*bounded* set of candidates per content type, scores each row with BM25 and ranks groups
-(classifications or documents) by their best evidence. ``docs/decisions/0012-*.md`` records
-why; in short:
-
-* **Statistics from the indexes.** ``N`` (rows) and the average row length come from the
-  FTS5 trigram table's own totals record (``<table>_data`` row 1: the row count and the
-  number of trigrams per column, which FTS5 keeps for its ``bm25()``); the document frequency
-  of a term comes from its index answer — the AND of covering trigrams (a 3+ character term),
-  its bigram token(s) (2 characters), or for a 1-character term the bigram rows with a token
-  that starts with it (a prefix query; rows where the character ends a run are missed). The
-  first :data:`FREQUENCY_SAMPLE` row ids are read: below that the count is exact, above it
-  is extrapolated from how far into the id space they reached (rows are numbered in package
-  order), so a very common word costs a bounded read. FTS5's ``bm25()`` is not used: the
-  tables keep no positions (``detail=none``), a trigram query is an AND of several phrases
-  (``bm25()`` would weight a term by how many trigrams it has), and the bigram tables are
-  separate tables it cannot see.
-* **Term frequency and length from the text.** Each candidate row is folded (NFKC +
-  casefold) and every query term counted in it; the row length is its trigram count
-  (characters − 2), the unit of the totals record.
-* **BM25**: ``idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`` (never negative) and
-  ``idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · dl / avgdl))`` summed over the terms a row
-  holds, with ``k1 = 1.2`` and ``b = 0.75``, times the share of the query's terms the row
-  holds (coordination: ``match="any"`` ranks rows with more of the words higher).
-* **Candidates, bounded.** With ``match="all"`` the candidates are the rows holding every
-  term (the index-order statement), in package order, up to :data:`CANDIDATE_CAP` rows. With
-  ``match="any"`` the rows holding every term come first, then (queries of 3 to
-  :data:`SUBSET_TERMS` terms) those holding all terms but one (up to
-  :data:`PAIR_SUBSET_TERMS` terms: also all but two; each subset adds at most its share of the
-  cap, :data:`SUBSET_SHARE` rows or more), then up to
-  :data:`ACCUMULATED_ROWS` rows chosen from the terms' postings by the summed idf of the
-  terms they hold (rows with more and rarer terms first), read by id; everything stops at the
-  cap. A 1-character term does not fetch rows in a query that has longer terms (it has no
-  index of its own); it only adds to the score of rows found by the others.
-* **Long terms by their rarest trigrams.** A 3+ character term with more than
-  :data:`RARE_TRIGRAMS` covering trigrams asks the index (postings and candidate statements)
-  with its rarest ones only (:func:`_rare_trigram_match`): a trigram found in most rows makes
-  an AND read its whole doclist. The exact check removes the rows this lets through.
-* **Groups.** A classification (or a document) scores ``best + GROUP_SUPPORT · (sum of its
-  next best rows, up to MAX_MATCHES_PER_GROUP − 1)``: its best line decides, and a code whose
-  title and handbook line both match outranks one with a single equal line.
-* **Normalised scores.** The best group of the ranked result scores 1.0 and every other
-  group its raw score divided by that best (4 decimals), so the first page starts at 1.0 and a
-  later page continues below it. ``min_score`` applies to these normalised scores.
+Relevance cannot stop at the end of a page as index order does (the best row may be the
+last), so it scores a capped set of candidate rows and ranks groups by their best evidence.
+The statistics, the formula, the candidate cap and the score normalisation are ADR 0012's.
 """
 
 from __future__ import annotations

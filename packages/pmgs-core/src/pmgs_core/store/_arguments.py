@@ -2,7 +2,7 @@
 
 A bad argument is a :class:`PMGSQueryError` with a stable code and a message that names the
 argument and the accepted values, never a path, SQL or exception text. The checks are plain
-functions so that each capability module calls exactly the ones its methods need.
+functions so that each capability module calls exactly the ones its methods need (ADR 0004).
 """
 
 from __future__ import annotations

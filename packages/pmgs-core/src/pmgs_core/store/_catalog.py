@@ -1,13 +1,12 @@
 """The catalog: release info, document and quarantine lists, categories and counts.
 
 Release info and categories read whole tables' groups, so each is computed once per store
-and copied out; the lists are paged in package (id) order with exact index counts.
+and copied out; the lists are paged in package (id) order with exact index counts (ADRs 0004, 0009).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import cast
+from typing import Generic, TypeVar
 
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import (
@@ -21,11 +20,20 @@ from pmgs_core.records import (
     ReleaseInfo,
     ThemeCategory,
 )
+from pmgs_core.records._pages import ListPageBase
 from pmgs_core.store._arguments import check_kinds, check_limit, check_offset, page_fields
 from pmgs_core.store._concepts import document_head
 from pmgs_core.store._connection import StoreConnection
 
 __all__ = ["CatalogMixin"]
+
+T = TypeVar("T")
+
+
+class _ListFields(ListPageBase, Generic[T]):
+    """The fields every browse list shares, with its items (see ``_list_page``)."""
+
+    items: list[T]
 
 
 class CatalogMixin(StoreConnection):
@@ -74,8 +82,7 @@ class CatalogMixin(StoreConnection):
                     )
                 ],
             }
-        info = self._counts_cache
-        return cast(ReleaseInfo, {**info})
+        return self._counts_cache.copy()
 
     def list_documents(
         self,
@@ -112,14 +119,13 @@ class CatalogMixin(StoreConnection):
                 }
                 for row in rows
             ]
-            page = {
+            return {
                 "record_type": "document_list_page",
                 "kind": kinds[0] if kinds else None,
                 **self._list_page(items, total, checked_limit, checked_offset),
                 "content_role": CONTENT_ROLE,
                 "notice": EVIDENCE_NOTICE,
             }
-            return cast(DocumentListPage, page)
 
         return self._locked(run)
 
@@ -163,18 +169,15 @@ class CatalogMixin(StoreConnection):
                 }
                 for row in rows
             ]
-            page = {
+            return {
                 "record_type": "quarantine_page",
                 "data_group": data_group,
                 **self._list_page(items, total, checked_limit, checked_offset),
             }
-            return cast(QuarantinePage, page)
 
         return self._locked(run)
 
-    def _list_page(
-        self, items: Sequence[object], total: int, limit: int, offset: int
-    ) -> dict[str, object]:
+    def _list_page(self, items: list[T], total: int, limit: int, offset: int) -> _ListFields[T]:
         """The fields every browse list shares, in record order: the release, the items,
         the exact total and the paging that follows from it."""
         has_more, next_offset = page_fields(total, limit, offset, len(items))
@@ -244,4 +247,4 @@ class CatalogMixin(StoreConnection):
                 "themes": themes,
                 "attribution": self._attribution,
             }
-        return cast(Categories, {**self._categories_cache})
+        return self._categories_cache.copy()

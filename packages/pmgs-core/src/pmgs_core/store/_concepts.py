@@ -2,7 +2,7 @@
 
 A code is parsed with :mod:`pmgs_core.notation`, matched on the ``UNIQUE (scheme, edition,
 code)`` index, and its revision valid at the release's reference date is chosen; two valid
-revisions are an error rather than a guess.
+revisions are an error rather than a guess (ADR 0004).
 """
 
 from __future__ import annotations

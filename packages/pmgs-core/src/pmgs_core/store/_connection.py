@@ -3,18 +3,18 @@
 The database is opened with the SQLite URI ``mode=ro`` and ``PRAGMA query_only``; its schema
 version and, when a pointer named it, the pointer's metadata are checked before the first
 query. Queries run one at a time on the one connection under a lock, and every answer is
-checked against the response size limit before it is returned.
+checked against the response size limit before it is returned (ADR 0004).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
+from pmgs_core.connection import LockedConnection
 from pmgs_core.datadir import (
     CurrentPointer,
     ResolvedDatabase,
@@ -34,7 +34,7 @@ __all__ = ["StoreConnection"]
 T = TypeVar("T")
 
 
-class StoreConnection:
+class StoreConnection(LockedConnection):
     """The connection, the release it holds and the plumbing every query goes through.
 
     The capability mixins of :class:`pmgs_core.PMGSStore` derive from this class; they read
@@ -44,9 +44,8 @@ class StoreConnection:
 
     def __init__(self, connection: sqlite3.Connection, resolved: ResolvedDatabase) -> None:
         """Use :meth:`open`; this constructor trusts that the connection is checked."""
-        self._conn: sqlite3.Connection | None = connection
+        super().__init__(connection)
         self._resolved = resolved
-        self._lock = threading.RLock()
         self._sources: dict[int, tuple[str, str]] = {}
         self._metadata = self._read_metadata(connection)
         release = connection.execute(
@@ -128,19 +127,6 @@ class StoreConnection:
             str(key): str(value)
             for key, value in connection.execute("SELECT key, value FROM metadata")
         }
-
-    def close(self) -> None:
-        """Close the connection; later queries fail with ``STORE_CLOSED``."""
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     @property
     def database_path(self) -> Path:

@@ -1,7 +1,7 @@
 """Documents: the documents linked to a code, and one document's segments, paged.
 
 A document is named by its public ``document_key``; a page, section or locator selects
-segments, and the related classifications are paged independently of the segments.
+segments, and the related classifications are paged independently of the segments (ADR 0004).
 """
 
 from __future__ import annotations

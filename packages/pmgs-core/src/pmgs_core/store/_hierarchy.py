@@ -2,7 +2,7 @@
 
 Summaries are built with a fixed number of queries per page (never one lookup per item);
 trees are walked in Python one indexed query per level rather than by a recursive CTE (see
-:meth:`HierarchyMixin._ancestor_ids`).
+:meth:`HierarchyMixin._ancestor_ids`) (ADR 0004).
 """
 
 from __future__ import annotations

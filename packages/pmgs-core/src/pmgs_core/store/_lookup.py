@@ -1,13 +1,13 @@
 """``lookup``: the full record of one code (texts, properties, relations, documents).
 
 Missing codes and versions are records with a ``match_status``, not errors; relations are
-paged inside the record, documents are listed up to :data:`LOOKUP_DOCUMENT_LIMIT`.
+paged inside the record, documents are listed up to :data:`LOOKUP_DOCUMENT_LIMIT` (ADR 0004).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from pmgs_core.records import (
     CONTENT_ROLE,
@@ -15,12 +15,9 @@ from pmgs_core.records import (
     ClassificationRecord,
     LookupQuery,
     MatchStatus,
-    PropertyItem,
     RelationItem,
-    RevisionInfo,
     ScopeNote,
     SourceRef,
-    TextItem,
     code_ref,
 )
 from pmgs_core.store._arguments import (
@@ -168,31 +165,25 @@ class LookupMixin(ConceptReader):
         revision_id = int(chosen[0])
         record["available_versions"] = self._version_infos(revisions)
         revision_source = self._source(chosen[6], chosen[7])
-        record["revision"] = cast(
-            RevisionInfo,
-            {
-                "version": str(chosen[1]),
-                "valid_from": chosen[2],
-                "valid_to": chosen[3],
-                "valid_at_release": valid_at(chosen[2], chosen[3], self._reference_date),
-                "level": chosen[4],
-                "sequence": chosen[5],
-                "source": revision_source,
-            },
-        )
+        record["revision"] = {
+            "version": str(chosen[1]),
+            "valid_from": chosen[2],
+            "valid_to": chosen[3],
+            "valid_at_release": valid_at(chosen[2], chosen[3], self._reference_date),
+            "level": chosen[4],
+            "sequence": chosen[5],
+            "source": revision_source,
+        }
         if revision_source not in record["sources"]:
             record["sources"].append(revision_source)
         record["texts"] = [
-            cast(
-                TextItem,
-                {
-                    "language": row[0],
-                    "text_type": row[1],
-                    "line": row[2],
-                    "body": row[3],
-                    "source": self._source(row[4], row[5]),
-                },
-            )
+            {
+                "language": row[0],
+                "text_type": row[1],
+                "line": row[2],
+                "body": row[3],
+                "source": self._source(row[4], row[5]),
+            }
             for row in self._rows(
                 "SELECT language, text_type, line, body, source_file_id, locator FROM text "
                 "WHERE revision_id = ? AND language = ? ORDER BY line, id",
@@ -200,7 +191,7 @@ class LookupMixin(ConceptReader):
             )
         ]
         record["properties"] = [
-            cast(PropertyItem, {"name": row[0], "value": row[1], "source": self._source(*row[2:])})
+            {"name": row[0], "value": row[1], "source": self._source(row[2], row[3])}
             for row in self._rows(
                 "SELECT name, value, source_file_id, locator FROM property "
                 "WHERE revision_id = ? ORDER BY name, id",

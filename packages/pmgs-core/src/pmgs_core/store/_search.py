@@ -2,7 +2,7 @@
 
 Planning, folding, the candidate statement, grouping and paging all live in
 :mod:`pmgs_core.search`; this mixin only turns the public arguments into a checked
-:class:`~pmgs_core.search.SearchRequest` and runs it under the store's lock.
+:class:`~pmgs_core.search.SearchRequest` and runs it under the store's lock (ADRs 0004, 0012).
 """
 
 from __future__ import annotations

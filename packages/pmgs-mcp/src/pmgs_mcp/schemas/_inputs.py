@@ -1,41 +1,15 @@
-"""The tools' input and output schemas: plain JSON Schema data, the contract a client sees.
+"""The input schemas of the release's tools: the store's parameters with the limits it applies.
 
-Input schemas mirror the store's parameters and limits (a test compares them with the
-store's signatures); output schemas are pmgs-core's record schemas, unchanged. They live
-apart from :mod:`pmgs_mcp.tools` (which runs the tools) so that each file stays readable,
-and they import nothing from the SDK, so the argument checker and the tests can use them
-without starting a server.
+See ADR 0021.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Final
 
-from pmgs_core import DOCUMENT_KINDS, IPC_EDITIONS, MAX_LIMIT, SCHEMES, concise_schema
-
-__all__ = [
-    "CONTENT_TYPES",
-    "DETAILS",
-    "DOCUMENT_COUNT_INPUT",
-    "DOCUMENT_COUNT_OUTPUT",
-    "DOCUMENT_INPUT",
-    "LANGUAGES",
-    "LIST_CATEGORIES_INPUT",
-    "LIST_DOCUMENTS_INPUT",
-    "LOOKUP_INPUT",
-    "MAX_LIST_LIMIT",
-    "MAX_OFFSET",
-    "MAX_PAGE_LIMIT",
-    "RELEASE_INPUT",
-    "SEARCH_INPUT",
-    "SEARCH_TEXT_INPUT",
-    "SchemaLoader",
-    "detailed_output_schema",
-    "object_schema",
-    "paged_document_list_schema",
-    "record_output_schema",
-]
+from pmgs_core import DOCUMENT_KINDS, IPC_EDITIONS, MAX_LIMIT, SCHEMES
 
 LANGUAGES: Final = ("ja", "en")
 CONTENT_TYPES: Final = ("classification", "document")
@@ -56,10 +30,20 @@ MAX_LIST_LIMIT: Final = 100
 """``list_documents`` pages hold 1–100 items, as document-DB clients expect."""
 
 
+READ_ONLY: Final[Mapping[str, bool]] = MappingProxyType(
+    {
+        "readOnlyHint": True,
+        "destructiveHint": False,
+        "idempotentHint": True,
+        "openWorldHint": False,
+    }
+)
+"""The annotations of a tool that only reads: no effects, the same answer every time."""
+
 # --- input schemas ---------------------------------------------------------------------------
 
 
-def _object(properties: dict[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:
+def object_schema(properties: dict[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:
     schema: dict[str, Any] = {
         "type": "object",
         "properties": properties,
@@ -78,10 +62,6 @@ def _int(description: str, default: int, minimum: int, maximum: int) -> dict[str
         "default": default,
         "description": description,
     }
-
-
-object_schema = _object
-"""The input-schema object of a tool (for modules that declare tools elsewhere)."""
 
 
 def _optional(schema: dict[str, Any]) -> dict[str, Any]:
@@ -122,7 +102,7 @@ _DETAIL: Final = {
     ),
 }
 
-LOOKUP_INPUT: Final = _object(
+LOOKUP_INPUT: Final = object_schema(
     {
         "detail": _DETAIL,
         "scheme": {
@@ -205,7 +185,7 @@ _RANKING: Final = {
     },
 }
 
-SEARCH_INPUT: Final = _object(
+SEARCH_INPUT: Final = object_schema(
     {
         "detail": _DETAIL,
         "query": {
@@ -272,7 +252,7 @@ SEARCH_INPUT: Final = _object(
     required=("query",),
 )
 
-SEARCH_TEXT_INPUT: Final = _object(
+SEARCH_TEXT_INPUT: Final = object_schema(
     {
         "content": {
             "type": "string",
@@ -311,7 +291,7 @@ SEARCH_TEXT_INPUT: Final = _object(
     required=("content",),
 )
 
-DOCUMENT_INPUT: Final = _object(
+DOCUMENT_INPUT: Final = object_schema(
     {
         "detail": _DETAIL,
         "document_id": {
@@ -369,7 +349,7 @@ DOCUMENT_INPUT: Final = _object(
     required=("document_id",),
 )
 
-LIST_DOCUMENTS_INPUT: Final = _object(
+LIST_DOCUMENTS_INPUT: Final = object_schema(
     {
         "limit": _int("Documents per page (1-100).", 20, 1, MAX_LIST_LIMIT),
         "page": _int(
@@ -385,8 +365,8 @@ LIST_DOCUMENTS_INPUT: Final = _object(
         "release": _RELEASE,
     }
 )
-LIST_CATEGORIES_INPUT: Final = _object({"release": _RELEASE})
-DOCUMENT_COUNT_INPUT: Final = _object(
+LIST_CATEGORIES_INPUT: Final = object_schema({"release": _RELEASE})
+DOCUMENT_COUNT_INPUT: Final = object_schema(
     {
         "kind": _optional(
             {
@@ -398,84 +378,45 @@ DOCUMENT_COUNT_INPUT: Final = _object(
         "release": _RELEASE,
     }
 )
-RELEASE_INPUT: Final = _object({"release": _RELEASE})
+RELEASE_INPUT: Final = object_schema({"release": _RELEASE})
 
 
-# --- output schemas --------------------------------------------------------------------------
+MAX_MCP_CODES: Final = 200
+"""``check_classification_codes`` checks at most this many code occurrences a call."""
+MAX_MCP_TEXT_CHARS: Final = 20_000
 
-
-SchemaLoader = Callable[[str], Mapping[str, Any]]
-"""``pmgs_core.load_schema``: a self-contained schema for one record type."""
-
-
-def record_output_schema(load: SchemaLoader, record_type: str) -> dict[str, Any]:
-    """The output schema of a tool returning one pmgs-core record type, unchanged.
-
-    pmgs-core's schema for a record type is self-contained (``$ref`` only into its own
-    ``$defs``), which the SDK client needs: it resolves references inside the schema only.
-    ``type: object`` is repeated at the root because protocol versions up to 2025-11-25
-    require it there.
-    """
-    schema = dict(load(record_type))
-    return {"type": "object", **schema}
-
-
-def detailed_output_schema(load: SchemaLoader, record_type: str) -> dict[str, Any]:
-    """The output schema of a tool with a ``detail`` argument: the full record or its concise
-    form (:func:`pmgs_core.concise_schema`), both derived from pmgs-core's one definition.
-
-    Exactly one branch matches a given answer: the full shape forbids ``files`` and the
-    concise shape forbids the full ``source`` objects.
-    """
-    full = record_output_schema(load, record_type)
-    concise = concise_schema(full)
-    return {
-        "type": "object",
-        "anyOf": [
-            {"$ref": full["$ref"]},
-            {"$ref": concise["$ref"], "required": concise["required"]},
-        ],
-        "$defs": {**full["$defs"], **concise["$defs"]},
-    }
-
-
-def paged_document_list_schema(load: SchemaLoader) -> dict[str, Any]:
-    """pmgs-core's ``document_list_page`` plus the ``page`` and ``total_pages`` of list_documents.
-
-    Document-DB clients page by page number; the store pages by offset. The tool returns the
-    store's page unchanged with the two fields added, and says so in its schema by extending
-    the store's definition rather than restating it.
-    """
-    schema = record_output_schema(load, "document_list_page")
-    defs = dict(schema["$defs"])
-    base = defs["document_list_page"]
-    defs["paged_document_list"] = {
-        **base,
-        "properties": {
-            **base["properties"],
-            "page": {"type": "integer", "minimum": 1},
-            "total_pages": {"type": "integer", "minimum": 0},
+CHECK_CODES_INPUT: Final = object_schema(
+    {
+        "text": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_MCP_TEXT_CHARS,
+            "description": (
+                "A J-PlatPat-style formula (G06F3/048/FI + 5H322AA09/FT * [H01M10/052/IP]; "
+                "F-terms also as 5H322/AA09; operators + * -, brackets [ ] or ( )) or one "
+                f"code a line; at most {MAX_MCP_CODES} codes."
+            ),
         },
-        "required": sorted({*base["required"], "page", "total_pages"}),
-    }
-    return {**schema, "$ref": "#/$defs/paged_document_list", "$defs": defs}
-
-
-DOCUMENT_COUNT_OUTPUT: Final = {
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "record_type": {"const": "document_count"},
-        "count": {"type": "integer", "minimum": 0},
-        "kind": {"anyOf": [{"enum": list(DOCUMENT_KINDS)}, {"type": "null"}]},
+        "scheme": {
+            "type": ["string", "null"],
+            "enum": ["fi", "fterm", "ipc", None],
+            "default": None,
+            "description": "Scheme of untagged codes; else read from the shape (FI and IPC "
+            "look-alikes such as G06F3/048 are reported as ambiguous_scheme, not guessed).",
+        },
+        "since": {
+            "type": ["string", "null"],
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+            "default": None,
+            "description": "ISO date: present FI codes revised on or after it are 'changed'.",
+        },
         "release": {
-            "type": "object",
-            "properties": {
-                "release_id": {"type": "string"},
-                "reference_date": {"type": "string"},
-            },
-            "required": ["release_id", "reference_date"],
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "default": "current",
+            "description": "Release id or 'current' for the active database.",
         },
     },
-    "required": ["record_type", "count", "kind", "release"],
-}
+    ["text"],
+)

@@ -1,0 +1,150 @@
+"""One open collection file: its connection, lock and transactions, shared by the reads and
+the writes of :class:`~pmgs_core.collection.Collection` (WAL and busy timeout: ``_schema``).
+See ADR 0016.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Final, TypeVar
+
+from pmgs_core.collection._schema import connect
+from pmgs_core.connection import LockedConnection
+from pmgs_core.errors import PMGSQueryError
+from pmgs_core.records import CollectionDocument, CollectionItem
+
+__all__ = ["MAX_COLLECTION_ITEMS", "SOURCE", "CollectionFile", "document_record"]
+
+MAX_COLLECTION_ITEMS: Final = 1_000_000
+SOURCE: Final = "user_collection"
+
+T = TypeVar("T")
+
+DOCUMENT_COLUMNS: Final = (
+    "d.id, d.path, d.mime, d.category, d.content_sha256, d.created_at, d.updated_at, "
+    "(SELECT count(*) FROM items i WHERE i.document_id = d.id) AS chunk_count"
+)
+_ITEM_COLUMNS: Final = (
+    "i.id, i.document_id, d.path, d.mime, d.category, i.position, i.content, "
+    "i.created_at, i.updated_at"
+)
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class CollectionFile(LockedConnection):
+    """The connection of one collection file; a lock serialises the threads that share it."""
+
+    def __init__(self, path: str | os.PathLike[str], *, max_items: int = MAX_COLLECTION_ITEMS):
+        self.path = Path(path)
+        self.max_items = max_items
+        connection = connect(self.path)
+        connection.row_factory = sqlite3.Row
+        super().__init__(connection)
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise PMGSQueryError("STORE_CLOSED", "the collection has been closed")
+        return self._conn
+
+    def _read(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        with self._lock:
+            try:
+                return body(self._connection())
+            except sqlite3.OperationalError as exc:
+                raise _operational(exc) from exc
+
+    def _write(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``body`` in one immediate transaction: all of it lands, or none of it."""
+        with self._lock:
+            conn = self._connection()
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise _operational(exc) from exc
+            try:
+                result = body(conn)
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise _operational(exc) from exc
+                raise
+            return result
+
+    def _document_row(self, conn: sqlite3.Connection, document_id: int) -> sqlite3.Row:
+        row: sqlite3.Row | None = conn.execute(
+            f"SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE d.id = ?",  # noqa: S608 - constant
+            (document_id,),
+        ).fetchone()
+        if row is None:
+            raise PMGSQueryError(
+                "DOCUMENT_NOT_FOUND",
+                f"the collection has no document {document_id}",
+                {"argument": "id", "id": document_id},
+            )
+        return row
+
+    def _item_record(self, conn: sqlite3.Connection, item_id: int) -> CollectionItem:
+        row = conn.execute(
+            f"SELECT {_ITEM_COLUMNS} FROM items i JOIN documents d ON d.id = i.document_id "  # noqa: S608
+            "WHERE i.id = ?",
+            (item_id,),
+        ).fetchone()
+        if row is None:
+            raise item_missing(item_id)
+        return {
+            "record_type": "collection_item",
+            "id": row["id"],
+            "document_id": row["document_id"],
+            "path": row["path"],
+            "mime": row["mime"],
+            "category": row["category"],
+            "position": row["position"],
+            "content": row["content"],
+            "created_at": row["created_at"],
+            "updated_at": row["updated_at"],
+            "source": "user_collection",
+        }
+
+
+def document_record(row: sqlite3.Row) -> CollectionDocument:
+    """A row of :data:`DOCUMENT_COLUMNS` as its record."""
+    return {
+        "id": row["id"],
+        "path": row["path"],
+        "mime": row["mime"],
+        "category": row["category"],
+        "chunk_count": row["chunk_count"],
+        "content_sha256": row["content_sha256"],
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+        "source": "user_collection",
+    }
+
+
+def item_missing(item_id: int) -> PMGSQueryError:
+    return PMGSQueryError(
+        "ITEM_NOT_FOUND", f"the collection has no item {item_id}", {"argument": "id", "id": item_id}
+    )
+
+
+def _operational(exc: sqlite3.OperationalError) -> PMGSQueryError:
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return PMGSQueryError(
+            "COLLECTION_BUSY", "the collection is busy with another writer; try again"
+        )
+    return PMGSQueryError("COLLECTION_ERROR", "the collection could not complete the operation")
