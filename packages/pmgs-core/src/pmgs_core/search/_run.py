@@ -8,15 +8,13 @@ page that is returned, happens here, so a reader following one query stays in th
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, Final, TypeVar, cast
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
 
 from pmgs_core.records import (
     CONTENT_ROLE,
     EVIDENCE_NOTICE,
-    ClassificationMatch,
-    ClassificationSearchHit,
     ClassificationSearchPage,
     CombinedSearchPage,
     DocumentMatch,
@@ -26,9 +24,20 @@ from pmgs_core.records import (
     SearchMode,
     SearchTerm,
     SourceRef,
-    code_ref,
 )
-from pmgs_core.search._paging import GroupedPage, collect_groups, combine_modes, excerpt
+from pmgs_core.records._pages import SearchPageBase
+from pmgs_core.schema import IPC_EDITIONS
+from pmgs_core.search._codes import (
+    CLASSIFICATION_COLUMNS,
+    CodeGroup,
+    classification_hit,
+    code_key,
+    index_groups,
+    ranked_groups,
+    with_editions,
+)
+from pmgs_core.search._folding import fold_for_search
+from pmgs_core.search._paging import collect_groups, combine_modes, excerpt
 from pmgs_core.search._plan import QueryPlan
 from pmgs_core.search._rank import (
     CANDIDATE_CAP,
@@ -81,11 +90,23 @@ class SearchRequest:
     order: Order = "index"
     match: Match = "all"
     min_score: float = 0.0
+    ipc_editions: list[str] | None = None
+    """IPC editions searched (None: all); FI and F-term are not filtered by it."""
 
     @property
     def ranked(self) -> bool:
         """True when the ranked path answers (relevance order, or any-term matching)."""
         return self.order == "relevance" or self.match == "any"
+
+    def accepts(self, body: str) -> bool:
+        """The exact check of a row: every term (``match="all"``) or any term holds."""
+        plan = self.plan
+        if plan is None:
+            return False
+        if self.match == "all":
+            return plan.matches(body)
+        folded = fold_for_search(body)
+        return any(term in folded for term in plan.folded_terms)
 
 
 def _placeholders(count: int) -> str:
@@ -148,15 +169,13 @@ def classification_statement(
 
     Shared by the index-order path and the ranked path (which asks it once per term).
     """
+    editions = request.ipc_editions
     sql, params = candidate_sql(
         plan,
         fts="text_fts",
         bigram="text_bigram",
         content="text AS x",
-        columns=(
-            "x.id, x.language, x.text_type, x.line, x.body, x.source_file_id, x.locator, "
-            "c.id, c.scheme, c.edition, c.code, c.kind, c.status, r.version"
-        ),
+        columns=CLASSIFICATION_COLUMNS,
         joins=(
             "CROSS JOIN revision AS r ON r.id = x.revision_id "
             "CROSS JOIN concept AS c ON c.id = r.concept_id"
@@ -164,10 +183,15 @@ def classification_statement(
         filters=(
             f"x.language = ? AND c.status = 'canonical' AND c.scheme IN "
             f"({_placeholders(len(request.schemes))})"
+            + (
+                ""
+                if editions is None
+                else f" AND (c.scheme <> 'ipc' OR c.edition IN ({_placeholders(len(editions))}))"
+            )
         ),
         row_ids=row_ids,
     )
-    params.extend([request.language, *request.schemes])
+    params.extend([request.language, *request.schemes, *(editions or [])])
     return sql, params
 
 
@@ -202,13 +226,13 @@ def _mode(plan: QueryPlan, request: SearchRequest) -> SearchMode:
     return RANKED_MODE if request.ranked else plan.search_mode
 
 
-def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dict[str, object]:
+def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> SearchPageBase:
     """The fields both kinds of search page share, for an empty page."""
     plan = request.plan
     terms: list[SearchTerm] = (
         [] if plan is None else [{"term": t.term, "path": t.path} for t in plan.terms]
     )
-    return {
+    base: SearchPageBase = {
         "query": request.query,
         "terms": terms,
         "search_mode": "none" if plan is None else _mode(plan, request),
@@ -223,74 +247,22 @@ def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dic
         "attribution": reader.attribution,
         "content_role": CONTENT_ROLE,
         "notice": EVIDENCE_NOTICE,
-        **(
-            {"order": request.order, "match": request.match, "min_score": request.min_score}
-            if request.ranked
-            else {}
-        ),
     }
+    if request.ranked:
+        base["order"] = request.order
+        base["match"] = request.match
+        base["min_score"] = request.min_score
+    return base
 
 
-def _groups(
-    reader: SearchReader,
-    plan: QueryPlan,
-    statement: tuple[str, list[object]],
-    *,
-    key_column: int,
-    body_column: int,
-    limit: int,
-    offset: int,
-) -> GroupedPage[int, tuple[Any, ...]]:
-    """Stream the candidates and keep the page's groups; every row passes the exact check."""
-    sql, params = statement
-    return collect_groups(
-        reader.stream(sql, params),
-        key=lambda row: int(row[key_column]),
-        accept=lambda row: plan.matches(str(row[body_column])),
-        offset=offset,
-        limit=limit,
-    )
-
-
-def _set_hits(page: dict[str, Any], hits: list[Any], has_more: bool, offset: int) -> None:
+def _set_paging(page: SearchPageBase, count: int, has_more: bool, offset: int) -> None:
     """The paging fields of a search page: no total, only whether another group was seen."""
-    page["results"] = hits
-    page["count"] = len(hits)
+    page["count"] = count
     page["has_more"] = has_more
-    page["next_offset"] = offset + len(hits) if has_more else None
+    page["next_offset"] = offset + count if has_more else None
 
 
 _Row = tuple[Any, ...]
-_Hit = TypeVar("_Hit")
-
-
-def _fill_page(
-    page: dict[str, Any],
-    reader: SearchReader,
-    plan: QueryPlan,
-    statement: tuple[str, list[object]],
-    window: tuple[int, int],
-    columns: tuple[int, int],
-    hit: Callable[[list[_Row], tuple[str, ...]], _Hit],
-) -> None:
-    """Group the candidates, make one hit of each group's rows and set the paging fields.
-
-    ``window`` is (limit, offset); ``columns`` are the group key's and the matched body's.
-    """
-    limit, offset = window
-    key_column, body_column = columns
-    grouped = _groups(
-        reader,
-        plan,
-        statement,
-        key_column=key_column,
-        body_column=body_column,
-        limit=limit,
-        offset=offset,
-    )
-    folded = plan.folded_terms
-    hits = [hit(grouped.rows[key], folded) for key in grouped.keys]
-    _set_hits(page, hits, grouped.has_more, offset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,7 +277,13 @@ class ContentSource:
     cap: int
 
     def rank(
-        self, reader: SearchReader, request: SearchRequest, offset: int, *, grouped: bool = True
+        self,
+        reader: SearchReader,
+        request: SearchRequest,
+        offset: int,
+        *,
+        grouped: bool = True,
+        group_key: Callable[[_Row], Hashable] | None = None,
     ) -> RankedPage:
         """The ranked groups of one page (``grouped=False``: one group per row)."""
         plan = request.plan
@@ -322,43 +300,8 @@ class ContentSource:
             min_score=request.min_score,
             window=(request.limit, offset),
             cap=self.cap,
+            group_key=group_key,
         )
-
-
-def _fill(
-    page: dict[str, Any],
-    reader: SearchReader,
-    request: SearchRequest,
-    offset: int,
-    source: ContentSource,
-    hit: Callable[[list[_Row], tuple[str, ...]], Any],
-) -> None:
-    """Fill a non-blank page by the index-order path, or by the ranked path, which adds
-    ``score`` and ``matched_terms`` to each hit (fields the index-order path does not have)."""
-    plan = request.plan
-    if plan is None:
-        return
-    if not request.ranked:
-        _fill_page(
-            page,
-            reader,
-            plan,
-            source.statement(plan, request, None),
-            (request.limit, offset),
-            (source.key_column, source.body_column),
-            hit,
-        )
-        return
-    ranked = source.rank(reader, request, offset)
-    folded = plan.folded_terms
-    hits = []
-    for group in ranked.groups:
-        record = hit(group.rows, folded)
-        record["score"] = group.score
-        record["matched_terms"] = group.matched_terms
-        hits.append(record)
-    _set_hits(page, hits, ranked.has_more, offset)
-    page["candidates_capped"] = ranked.capped
 
 
 CLASSIFICATION_SOURCE: Final = ContentSource(
@@ -373,86 +316,133 @@ DOCUMENT_SOURCE: Final = ContentSource(
 )
 
 
-def _classification_hit(
-    reader: SearchReader,
-) -> Callable[[list[_Row], tuple[str, ...]], ClassificationSearchHit]:
-    def hit(rows: list[_Row], folded: tuple[str, ...]) -> ClassificationSearchHit:
-        matches: list[ClassificationMatch] = [
-            {
-                "language": str(row[1]),
-                "text_type": str(row[2]),
-                "line": int(row[3]),
-                "version": str(row[13]),
-                "excerpt": excerpt(str(row[4]), folded),
-                "source": reader.source(row[5], row[6]),
-            }
-            for row in rows
-        ]
-        return cast(ClassificationSearchHit, {**code_ref(rows[0][8:13]), "matches": matches})
-
-    return hit
-
-
 def _document_hit(
-    reader: SearchReader,
-) -> Callable[[list[_Row], tuple[str, ...]], DocumentSearchHit]:
-    def hit(rows: list[_Row], folded: tuple[str, ...]) -> DocumentSearchHit:
-        first = rows[0]
-        matches: list[DocumentMatch] = [
-            {
-                "section": int(row[1]),
-                "page": row[2],
-                "heading": row[3],
-                "text_type": row[4],
-                "excerpt": excerpt(str(row[5]), folded),
-                "source": reader.source(row[6], row[7]),
-            }
-            for row in rows
-        ]
-        return {
-            "document_id": str(first[9]),
-            "kind": str(first[10]),
-            "language": first[11],
-            "title": str(first[12]),
-            "matches": matches,
+    rows: list[_Row], folded: tuple[str, ...], reader: SearchReader
+) -> DocumentSearchHit:
+    first = rows[0]
+    matches: list[DocumentMatch] = [
+        {
+            "section": int(row[1]),
+            "page": row[2],
+            "heading": row[3],
+            "text_type": row[4],
+            "excerpt": excerpt(str(row[5]), folded),
+            "source": reader.source(row[6], row[7]),
         }
+        for row in rows
+    ]
+    return {
+        "document_id": str(first[9]),
+        "kind": str(first[10]),
+        "language": first[11],
+        "title": str(first[12]),
+        "matches": matches,
+    }
 
-    return hit
+
+def _code_groups(
+    reader: SearchReader, request: SearchRequest, plan: QueryPlan, offset: int
+) -> tuple[list[CodeGroup], bool, bool | None]:
+    """The page's code groups, whether more follow, and (ranked) whether candidates were cut.
+
+    Every scheme is read on its own and the schemes are interleaved (``_codes``); the ranked
+    path ranks each scheme's whole candidate set, so that one scheme's rows cannot fill the
+    candidate cap before another's are read.
+    """
+    window = (request.limit, offset)
+    schemes = request.schemes
+    if request.ranked:
+        pages = [
+            CLASSIFICATION_SOURCE.rank(
+                reader,
+                replace(request, schemes=[scheme], limit=CANDIDATE_CAP, min_score=0.0),
+                0,
+                group_key=code_key,
+            )
+            for scheme in schemes
+        ]
+        groups, has_more = ranked_groups(pages, request.min_score, window)
+        return groups, has_more, any(page.capped for page in pages)
+    statements = [
+        classification_statement(plan, replace(request, schemes=[scheme])) for scheme in schemes
+    ]
+    groups, has_more = index_groups(
+        reader.stream, lambda row: plan.matches(str(row[4])), statements, window
+    )
+    return groups, has_more, None
 
 
 def search_classifications(
     reader: SearchReader, request: SearchRequest, offset: int
 ) -> ClassificationSearchPage:
-    """One page of classification hits, one per concept, ranked by first matching line."""
-    page: dict[str, Any] = {
-        "record_type": "classification_search_page",
+    """One page of classification hits: one per code (IPC editions folded), schemes
+    interleaved, each scheme in package order or by relevance (``_codes``)."""
+    page: ClassificationSearchPage = {
         **_page_base(reader, request, offset),
+        "record_type": "classification_search_page",
         "schemes": request.schemes,
+        "ipc_editions": request.ipc_editions,
+        "scheme_merge": "interleaved" if len(request.schemes) > 1 else "single",
         "results": [],
     }
     plan = request.plan
     if plan is None:
-        return cast(ClassificationSearchPage, page)
-    _fill(page, reader, request, offset, CLASSIFICATION_SOURCE, _classification_hit(reader))
-    return cast(ClassificationSearchPage, page)
+        return page
+    groups, has_more, capped = _code_groups(reader, request, plan, offset)
+    with_editions(
+        groups,
+        reader.stream,
+        lambda row: request.accepts(str(row[4])),
+        request.ipc_editions or IPC_EDITIONS,
+        request.language,
+    )
+    for group in groups:
+        hit = classification_hit(group.rows, plan.folded_terms, reader.source)
+        if group.score is not None:
+            hit["score"] = group.score
+            hit["matched_terms"] = group.matched_terms
+        page["results"].append(hit)
+    _set_paging(page, len(groups), has_more, offset)
+    if capped is not None:
+        page["candidates_capped"] = capped
+    return page
 
 
 def search_documents(
     reader: SearchReader, request: SearchRequest, offset: int
 ) -> DocumentSearchPage:
     """One page of document hits, one per document; language-less documents match both."""
-    kinds = request.document_kinds
-    page: dict[str, Any] = {
-        "record_type": "document_search_page",
+    page: DocumentSearchPage = {
         **_page_base(reader, request, offset),
-        "document_kinds": kinds,
+        "record_type": "document_search_page",
+        "document_kinds": request.document_kinds,
         "results": [],
     }
     plan = request.plan
     if plan is None:
-        return cast(DocumentSearchPage, page)
-    _fill(page, reader, request, offset, DOCUMENT_SOURCE, _document_hit(reader))
-    return cast(DocumentSearchPage, page)
+        return page
+    folded = plan.folded_terms
+    if not request.ranked:
+        sql, params = document_statement(plan, request)
+        grouped = collect_groups(
+            reader.stream(sql, params),
+            key=lambda row: int(row[8]),
+            accept=lambda row: plan.matches(str(row[5])),
+            offset=offset,
+            limit=request.limit,
+        )
+        page["results"] = [_document_hit(grouped.rows[key], folded, reader) for key in grouped.keys]
+        _set_paging(page, len(grouped.keys), grouped.has_more, offset)
+        return page
+    ranked = DOCUMENT_SOURCE.rank(reader, request, offset)
+    for group in ranked.groups:
+        hit = _document_hit(group.rows, folded, reader)
+        hit["score"] = group.score
+        hit["matched_terms"] = group.matched_terms
+        page["results"].append(hit)
+    _set_paging(page, len(ranked.groups), ranked.has_more, offset)
+    page["candidates_capped"] = ranked.capped
+    return page
 
 
 def search_combined(
