@@ -30,6 +30,7 @@ __all__ = [
     "CliFailure",
     "Options",
     "Query",
+    "cli_message",
     "emit_json",
     "exit_code_for",
     "handle_errors",
@@ -124,9 +125,33 @@ def exit_code_for(code: str) -> int:
     return EXIT_SETUP
 
 
-def hint_for(code: str) -> str:
-    """A one-line next step for an error code."""
+def hint_for(code: str, message: str = "", details: Mapping[str, Any] | None = None) -> str:
+    """A one-line next step for an error: specific when the message or details say more
+    than the code (which values are accepted, which form a version takes)."""
+    if code == "INVALID_VERSION":
+        if "only to IPC" in message:
+            return "Only IPC codes have versions: leave out --ipc-version for FI and F-term."
+        return "Write the IPC version as YYYY.MM, e.g. --ipc-version 2006.01."
+    if code == "INVALID_DOCUMENT_SELECTOR" and "section" in message:
+        return (
+            "Sections are numbered from 1 (--section 1); a heading or locator text is "
+            "selected with --locator TEXT."
+        )
+    accepted = (details or {}).get("accepted")
+    if isinstance(accepted, list) and accepted:
+        return "Accepted values: " + ", ".join(str(value) for value in accepted) + "."
     return _HINTS.get(code, "See `pmgs COMMAND --help` and docs/cli.md.")
+
+
+_CLI_WORDS: Final = (("as locator=", "with --locator"), ("locator=", "--locator"))
+"""Python argument names in store messages, as the CLI spells them."""
+
+
+def cli_message(message: str) -> str:
+    """A store message in the CLI's words (``locator=`` is ``--locator`` here)."""
+    for python, cli in _CLI_WORDS:
+        message = message.replace(python, cli)
+    return message
 
 
 class CliFailure(Exception):
@@ -139,12 +164,14 @@ class CliFailure(Exception):
         *,
         details: Mapping[str, Any] | None = None,
         exit_code: int | None = None,
+        hint: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.details = dict(details or {})
         self.exit_code = exit_code if exit_code is not None else exit_code_for(code)
+        self.hint = hint
 
 
 def emit_json(data: object) -> None:
@@ -156,7 +183,7 @@ def _report_failure(failure: CliFailure, as_json: bool) -> NoReturn:
     error: dict[str, Any] = {"code": failure.code, "message": failure.message}
     if failure.details:
         error["details"] = failure.details
-    hint = hint_for(failure.code)
+    hint = failure.hint or hint_for(failure.code, failure.message, failure.details)
     if as_json:
         emit_json({"record_type": "error", "error": error, "hint": hint})
     click.echo(f"error {failure.code}: {failure.message}", err=True)
@@ -198,7 +225,9 @@ def handle_errors(func: F) -> F:
                 details = getattr(exc, "details", None)
                 _report_failure(
                     CliFailure(
-                        code, message, details=details if isinstance(details, dict) else None
+                        code,
+                        cli_message(message),
+                        details=details if isinstance(details, dict) else None,
                     ),
                     as_json,
                 )
