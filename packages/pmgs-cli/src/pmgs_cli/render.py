@@ -21,6 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from pmgs_cli.common import quiet_broken_pipe
 from pmgs_core.records import (
     ClassificationRecord,
     ClassificationSearchHit,
@@ -36,7 +37,15 @@ from pmgs_core.records import (
 
 __all__ = ["document", "hierarchy", "lookup", "quarantine", "release", "search", "stdout"]
 
-stdout = Console(highlight=False, soft_wrap=False)
+
+class _Console(Console):
+    """Rich exits 1 when stdout's reader goes away; a closed pipe is not an error here."""
+
+    def on_broken_pipe(self) -> None:
+        quiet_broken_pipe()
+
+
+stdout: Console = _Console(highlight=False, soft_wrap=False)
 """The console of human output (stdout); progress and errors go to stderr."""
 
 
