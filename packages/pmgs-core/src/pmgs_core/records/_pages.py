@@ -33,6 +33,15 @@ class ClassificationMatch(TypedDict):
     """IPC only: the editions holding this text word for word (preferred first)."""
 
 
+class CodeContext(TypedDict):
+    """An ancestor shown beside a hit: an F-term's theme or viewpoint, a subgroup's main group
+    or parent; ``title`` is its first text line in the language searched."""
+
+    code: str
+    kind: str
+    title: str | None
+
+
 class ClassificationSearchHit(TypedDict):
     """One code; an IPC code matched in several editions is one hit (``editions``), named by
     its preferred edition (8U, 8B, 7, 7E, 6, 5, 4 in that order)."""
@@ -44,6 +53,7 @@ class ClassificationSearchHit(TypedDict):
     record_status: str
     matches: list[ClassificationMatch]
     editions: NotRequired[list[str]]
+    context: NotRequired[list[CodeContext]]
     score: NotRequired[float]
     matched_terms: NotRequired[list[str]]
 

@@ -5,7 +5,8 @@ package's modules are: ``_folding`` (how text is folded and cut into bigrams, sh
 index builder), ``_plan`` (which index answers each term), ``_run`` (the candidate statement
 and the page records), ``_paging`` (grouping that stops early, excerpts), ``_rank``
 (relevance order: BM25 over a bounded candidate set, ADR 0012) and ``_text`` (the
-document-database ``search_text`` shape over the ranked path).
+document-database ``search_text`` shape over the ranked path), ``_codes`` (one hit per
+code, schemes interleaved: ADR 0022) and ``_context`` (the ancestors shown beside a code).
 
 How a query is answered (see also ``docs/decisions/0004-store-and-search.md``):
 
@@ -51,6 +52,7 @@ from pmgs_core.search._folding import (
 )
 
 if TYPE_CHECKING:
+    from pmgs_core.search._context import code_context, code_titles
     from pmgs_core.search._paging import (
         MAX_MATCHES_PER_GROUP,
         GroupedPage,
@@ -77,7 +79,7 @@ if TYPE_CHECKING:
     )
     from pmgs_core.search._text import mime_type, search_text
 
-_QUERY_SIDE = ("_plan", "_paging", "_run", "_rank", "_text")
+_QUERY_SIDE = ("_plan", "_paging", "_run", "_rank", "_text", "_context")
 """Modules loaded on the first search. Only the folding is loaded with the package (the index
 builder and the schema need it), so that a cold ``pmgs lookup`` does not pay for the query
 side; ``_run`` imports the other two, so loading all three costs nothing extra."""
@@ -107,6 +109,8 @@ __all__ = [
     "bigram_tokens",
     "candidate_sql",
     "check_query",
+    "code_context",
+    "code_titles",
     "collect_groups",
     "combine_modes",
     "excerpt",

@@ -38,6 +38,7 @@ __all__ = [
     "edition_statement",
     "index_groups",
     "interleave",
+    "preferred_first",
     "ranked_groups",
     "with_editions",
 ]
@@ -173,13 +174,19 @@ def with_editions(
             group.rows = found[code]
 
 
+def preferred_first(rows: list[Row]) -> list[Row]:
+    """A code's rows with its preferred IPC edition's first (FI, F-term: unchanged)."""
+    if rows[0][_SCHEME] != "ipc":
+        return rows
+    return sorted(rows, key=lambda row: (_EDITION_RANK.get(str(row[_EDITION]), 99), row[0]))
+
+
 def classification_hit(
     rows: list[Row], folded: tuple[str, ...], source: Callable[[int, str], SourceRef]
 ) -> ClassificationSearchHit:
     """The record of one code: its preferred edition's rows first, equal texts once."""
     ipc = rows[0][_SCHEME] == "ipc"
-    if ipc:
-        rows = sorted(rows, key=lambda row: (_EDITION_RANK.get(str(row[_EDITION]), 99), row[0]))
+    rows = preferred_first(rows)
     first = rows[0]
     shown: dict[tuple[str, str, str], tuple[Row, list[str]]] = {}
     editions: dict[str, None] = {}

@@ -33,9 +33,11 @@ from pmgs_core.search._codes import (
     classification_hit,
     code_key,
     index_groups,
+    preferred_first,
     ranked_groups,
     with_editions,
 )
+from pmgs_core.search._context import code_context
 from pmgs_core.search._folding import fold_for_search
 from pmgs_core.search._paging import collect_groups, combine_modes, excerpt
 from pmgs_core.search._plan import QueryPlan
@@ -396,8 +398,16 @@ def search_classifications(
         request.ipc_editions or IPC_EDITIONS,
         request.language,
     )
-    for group in groups:
+    firsts = [preferred_first(group.rows)[0] for group in groups]
+    context = code_context(
+        reader.stream,
+        [(int(row[7]), str(row[8]), str(row[11])) for row in firsts],
+        request.language,
+    )
+    for group, first in zip(groups, firsts, strict=True):
         hit = classification_hit(group.rows, plan.folded_terms, reader.source)
+        if int(first[7]) in context:
+            hit["context"] = context[int(first[7])]
         if group.score is not None:
             hit["score"] = group.score
             hit["matched_terms"] = group.matched_terms

@@ -14,6 +14,7 @@ from pmgs_core import search as _engine
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import (
     ClassificationSearchPage,
+    CodeRef,
     CombinedSearchPage,
     DocumentSearchPage,
     TextSearchResult,
@@ -172,6 +173,19 @@ class SearchMixin(StoreConnection):
                 document_offset=doc_offset,
             )
         )
+
+    def code_titles(self, refs: Sequence[CodeRef], language: str = "ja") -> list[str | None]:
+        """The title (first text line, latest revision) of each referenced code, in order.
+
+        For context beside codes a record only names (relation and concordance targets,
+        related classifications): one bounded read for up to 200 references, never a full
+        lookup each. None where the code has no text in ``language`` or does not exist.
+        """
+        checked = check_language(language)
+        if not isinstance(refs, (list, tuple)) or len(refs) > 200:
+            raise PMGSQueryError("INVALID_ARGUMENT", "refs must be a list of at most 200 codes")
+        stream = self._search_reader().stream
+        return self._locked(lambda: _engine.code_titles(stream, list(refs), checked))
 
     def search_text(
         self,
