@@ -196,6 +196,14 @@ def _calls(
         ("search_pmgs", lambda s: s.search_pmgs(f"{common} {two}", match="any")),
         ("search_text", lambda s: s.search_text(f"{two} {common}")),
         ("search_text", lambda s: s.search_text(common, group_by_document=False, category="fi")),
+        ("search", lambda s: s.search(two, schemes=["fi", "ipc"], ipc_editions=["6"])),
+        (
+            "code_titles",
+            lambda s: s.code_titles(
+                s.lookup("ipc", ipc)["relations"][0:5]
+                and [r["target"] for r in s.lookup("ipc", ipc)["relations"]]
+            ),
+        ),
         ("release_info", lambda s: s.release_info()),
         ("categories", lambda s: s.categories()),
         ("list_documents", lambda s: s.list_documents()),
