@@ -199,10 +199,7 @@ def _calls(
         ("search", lambda s: s.search(two, schemes=["fi", "ipc"], ipc_editions=["6"])),
         (
             "code_titles",
-            lambda s: s.code_titles(
-                s.lookup("ipc", ipc)["relations"][0:5]
-                and [r["target"] for r in s.lookup("ipc", ipc)["relations"]]
-            ),
+            lambda s: s.code_titles([r["target"] for r in s.lookup("ipc", ipc)["relations"]]),
         ),
         ("release_info", lambda s: s.release_info()),
         ("categories", lambda s: s.categories()),
