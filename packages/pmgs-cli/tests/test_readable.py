@@ -274,3 +274,81 @@ def test_error_hints_point_the_right_way(
     assert wanted in hint
     if unwanted is not None:
         assert unwanted not in result.stderr
+
+
+def _sql_title(db: Path, scheme: str, edition: str | None, code: str) -> str:
+    conn = sqlite3.connect(db)
+    try:
+        (title,) = conn.execute(
+            "SELECT x.body FROM concept c JOIN revision r ON r.concept_id = c.id "
+            "JOIN text x ON x.revision_id = r.id WHERE c.scheme = ? AND c.edition = ? "
+            "AND c.code = ? AND x.language = 'ja' "
+            "ORDER BY r.valid_to IS NULL DESC, r.valid_to DESC, x.line LIMIT 1",
+            (scheme, edition or "", code),
+        ).fetchone()
+        return str(title)
+    finally:
+        conn.close()
+
+
+def test_fterm_hits_show_theme_and_viewpoint_titles(
+    store: PMGSStore, long_db: Path, narrow: io.StringIO
+) -> None:
+    term = "2D673AA01"
+    label = store.lookup("fterm", term)["texts"][0]["body"]
+    render.search(store.search_pmgs(label, ["fterm"], ["classification"]))
+    output = _columns(narrow.getvalue())
+    for code in ("2D673", "2D673AA"):
+        assert re.sub(r"\s", "", f"{code} {_sql_title(long_db, 'fterm', None, code)}") in output
+
+
+def test_lookup_titles_relation_targets_and_shows_scope_notes(
+    store: PMGSStore, long_db: Path, narrow: io.StringIO
+) -> None:
+    record = store.lookup("fi", CODE)
+    targets = [r["target"] for r in record["relations"]]
+    render.lookup(record, titles=store.code_titles(targets))
+    output = narrow.getvalue()
+    concordance = next(t for t in targets if t["scheme"] == "ipc")
+    assert _whole(_sql_title(long_db, "ipc", concordance["edition"], concordance["code"]), output)
+    assert record["scope_notes"]
+    for note in record["scope_notes"]:
+        assert _whole(note["body"], output)
+
+
+def test_fterm_theme_lookup_shows_its_viewpoints(pmgs: Runner, long_db: Path) -> None:
+    result = pmgs("lookup", "fterm", "2D673", "--db", long_db, env={"COLUMNS": "200"})
+    assert result.returncode == 0, result.stderr
+    conn = sqlite3.connect(long_db)
+    try:
+        viewpoints = conn.execute(
+            "SELECT c.code FROM relation r JOIN concept c ON c.id = r.from_concept_id "
+            "WHERE r.kind = 'parent' AND r.to_concept_id = (SELECT id FROM concept "
+            "WHERE scheme = 'fterm' AND code = '2D673') AND c.kind = 'viewpoint'"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert viewpoints
+    assert "viewpoints" in result.stdout
+    for (code,) in viewpoints:
+        assert re.search(
+            rf"│ {code}\s+│ " + re.escape(_sql_title(long_db, "fterm", None, code)), result.stdout
+        )
+
+
+def test_descendants_are_indented_by_level(pmgs: Runner, long_db: Path) -> None:
+    result = pmgs(
+        "hierarchy", "descendants", "fi", "G06F3/04", "--db", long_db, env={"COLUMNS": "200"}
+    )
+    assert result.returncode == 0, result.stderr
+    cells = {
+        cell.strip(): len(cell) - len(cell.lstrip()) - 1
+        for line in result.stdout.splitlines()
+        if line.startswith(("│ G", "│   "))
+        for cell in [line.split("│")[1]]
+    }
+    # Written by hand from the sample: G06F3/048's children sit one level below it.
+    assert cells["G06F3/048"] == 0
+    assert cells["G06F3/041"] == 0
+    assert cells["G06F3/048@A"] == 2
+    assert cells["G06F3/0482"] == 2

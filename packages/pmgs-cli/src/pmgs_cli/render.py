@@ -25,6 +25,7 @@ from pmgs_cli.common import quiet_broken_pipe
 from pmgs_core.records import (
     ClassificationRecord,
     ClassificationSearchHit,
+    CodeContext,
     CombinedSearchPage,
     DocumentPage,
     DocumentSearchHit,
@@ -153,7 +154,7 @@ def _versions(record: ClassificationRecord) -> list[RenderableType]:
     return [versions]
 
 
-def _relations(record: ClassificationRecord) -> list[RenderableType]:
+def _relations(record: ClassificationRecord, titles: Sequence[str | None]) -> list[RenderableType]:
     """Relations with the versions of revision edges (``amended_to`` names a code by its
     versions: without them, G06F3/048 (8U) → G06F3/048 (8U) looks like a loop)."""
     if not record["relations"]:
@@ -163,11 +164,14 @@ def _relations(record: ClassificationRecord) -> list[RenderableType]:
         [("kind", None), ("direction", None), ("target", 3), ("source", 2)],
         dim_last=True,
     )
-    for item in record["relations"]:
+    for index, item in enumerate(record["relations"]):
         target = item["target"]
-        name = _code_name(target["scheme"], target["code"], target["edition"])
+        name = Text(_code_name(target["scheme"], target["code"], target["edition"]))
         if item["from_version"] or item["to_version"]:
-            name += f" {item['from_version'] or '–'} → {item['to_version'] or '–'}"
+            name.append(f" {item['from_version'] or '–'} → {item['to_version'] or '–'}")
+        title = titles[index] if index < len(titles) else None
+        if title:
+            name.append(f"\n{title}", style="dim")
         relations.add_row(item["kind"], item["direction"], name, _source(item["source"]))
     parts: list[RenderableType] = [relations]
     if record["relations_truncated"]:
@@ -194,12 +198,34 @@ def _scope_notes(record: ClassificationRecord) -> list[RenderableType]:
     return [table]
 
 
+def _viewpoints(page: HierarchyPage | None) -> list[RenderableType]:
+    """An F-term theme's viewpoints (its children), the table a searcher reads first."""
+    if not page or not page["items"]:
+        return []
+    table = _table(f"viewpoints ({page['count']})", [("viewpoint", 1), ("title", 4)])
+    for item in page["items"]:
+        table.add_row(item["code"], Text(item["label"] or ""))
+    parts: list[RenderableType] = [table]
+    if page["truncated"]:
+        parts.append(
+            Text(
+                f"more: pmgs hierarchy children fterm {page['code']} --offset "
+                f"{page['next_offset']}",
+                style="yellow",
+            )
+        )
+    return parts
+
+
 def lookup(
     record: ClassificationRecord,
     parents: HierarchyPage | None = None,
     hints: Sequence[str] = (),
+    titles: Sequence[str | None] = (),
+    viewpoints: HierarchyPage | None = None,
 ) -> None:
-    """A classification: title, parents, versions, relations, scope notes, documents."""
+    """A classification: title, parents, versions, relations (with the targets' titles),
+    scope notes, an F-term theme's viewpoints, documents."""
     title = f"{record['scheme'].upper()} {record['code']}"
     if record.get("edition"):
         title += f" (IPC {record['edition']})"
@@ -215,7 +241,8 @@ def lookup(
         parts.append(texts)
     parts += _parents(parents)
     parts += _versions(record)
-    parts += _relations(record)
+    parts += _viewpoints(viewpoints)
+    parts += _relations(record, titles)
     parts += _scope_notes(record)
     if record["documents"]:
         documents = _table("documents", [("document id", 1), ("title", 2)])
@@ -239,6 +266,25 @@ def _classification_label(hit: ClassificationSearchHit) -> str:
     label = _code_name(hit["scheme"], hit["code"], hit["edition"])
     others = [edition for edition in hit.get("editions", []) if edition != hit["edition"]]
     return label + (f" also {', '.join(others)}" if others else "")
+
+
+def _context_line(context: Sequence[CodeContext]) -> Text:
+    """Where a hit sits (theme › viewpoint, main group › parent), dim, above its text."""
+    line = Text(style="dim")
+    for index, item in enumerate(context):
+        if index:
+            line.append(" › ")
+        line.append(f"{item['code']} {item['title'] or ''}".rstrip())
+    line.append("\n")
+    return line
+
+
+def _hit_context(hit: ClassificationSearchHit | DocumentSearchHit) -> list[CodeContext]:
+    """A classification hit's context (documents have none)."""
+    if "document_id" in hit:
+        return []
+    classification: ClassificationSearchHit = hit
+    return classification.get("context", [])
 
 
 def _document_label(hit: DocumentSearchHit) -> str:
@@ -284,6 +330,9 @@ def search(page: CombinedSearchPage, hints: Sequence[str] = ()) -> None:
                 first = label(hit) if index == 0 else ""
                 score = [f"{hit['score']:.3f}" if index == 0 else ""] if ranked else []
                 text = _highlight(match["excerpt"], shown)
+                context = _hit_context(hit)
+                if index == 0 and context:
+                    text = _context_line(context).append_text(text)
                 text.append(_match_note(match), style="dim")
                 table.add_row(first, *score, text, _source(match["source"]))
         if results["results"]:
@@ -322,15 +371,18 @@ def document(page: DocumentPage) -> None:
     stdout.print(Panel(Group(title, *parts)))
 
 
-def hierarchy(page: HierarchyPage, hints: Sequence[str] = ()) -> None:
-    """A hierarchy page as a table."""
+def hierarchy(
+    page: HierarchyPage, hints: Sequence[str] = (), levels: Sequence[int] | None = None
+) -> None:
+    """A hierarchy page as a table; descendants indented by their depth (``levels``)."""
     table = _table(
         f"{page['direction']} of {page['scheme']} {page['code']} ({page['count']})",
-        [("code", 2), ("edition", None), ("version", None), ("label", 5), ("status", None)],
+        [("code", 3), ("edition", None), ("version", None), ("label", 5), ("status", None)],
     )
-    for item in page["items"]:
+    for index, item in enumerate(page["items"]):
+        indent = "  " * levels[index] if levels is not None and index < len(levels) else ""
         table.add_row(
-            item["code"],
+            indent + item["code"],
             item["edition"] or "",
             item["version"] or "",
             Text(item["label"] or ""),

@@ -97,13 +97,24 @@ def lookup(
             raise _code_error(error, q, scheme, code) from None
         if q.as_json:
             q.finish(_shaped(record, detail, q), "lookup")
-        parents = None
-        if record["match_status"] not in NEGATIVE_MATCH_STATUSES:
-            parents = store.hierarchy(
-                "parents", record["scheme"], record["code"], release, record["edition"], language
-            )
+        context = _lookup_context(store, record, release, language)
         hints = next_steps.missing_code(store, q, record, release)
-        q.finish(record, "lookup", parents=parents, hints=hints)
+        q.finish(record, "lookup", hints=hints, **context)
+
+
+def _lookup_context(store: Any, record: Any, release: str, language: str) -> dict[str, Any]:
+    """What the Rich view shows beside a found code: its parents, the titles of its relation
+    targets and, for an F-term theme, its viewpoints (all bounded pages)."""
+    if record["match_status"] in NEGATIVE_MATCH_STATUSES:
+        return {}
+    where = (record["scheme"], record["code"], release, record["edition"], language)
+    context: dict[str, Any] = {"parents": store.hierarchy("parents", *where)}
+    targets = [relation["target"] for relation in record["relations"]]
+    if targets:
+        context["titles"] = store.code_titles(targets, language)
+    if record["scheme"] == "fterm" and record["kind"] == "theme":
+        context["viewpoints"] = store.hierarchy("children", *where)
+    return context
 
 
 def _code_error(error: PMGSQueryError, q: Query, scheme: str, code: str) -> Exception:
@@ -292,7 +303,24 @@ def hierarchy(
         hints = next_steps.missing_code(store, q, record, release) or next_steps.no_children(
             q, record
         )
-    q.finish(record, "hierarchy", hints=hints)
+        levels = None
+        if direction == "descendants" and record["items"]:
+            levels = _levels(store, record, release, language)
+    q.finish(record, "hierarchy", hints=hints, levels=levels)
+
+
+def _levels(store: Any, page: Any, release: str, language: str) -> list[int]:
+    """Each descendant's depth below the listed code (its number of parents minus the
+    code's), so that the Rich view can indent the subtree."""
+
+    def depth(code: str) -> int:
+        parents = store.hierarchy(
+            "parents", page["scheme"], code, release, page["edition"], language, limit=1
+        )
+        return int(parents["count"])
+
+    root = depth(page["code"])
+    return [max(depth(item["code"]) - root - 1, 0) for item in page["items"]]
 
 
 def installed_releases(root: Path, current: Any) -> list[dict[str, Any]]:
