@@ -179,3 +179,30 @@ def test_docs_list_commands_that_exist_and_one_exit_code_table(pmgs: Runner) -> 
     assert "release current" not in text
     assert text.count("## Exit codes") == 1
     assert "`pmgs mcp`" in text.split("## Exit codes")[1].split("##")[0]
+
+
+def test_removing_a_removed_note_points_to_the_notes(pmgs: Runner, tmp_path: Path) -> None:
+    collection = tmp_path / "notes.sqlite"
+    note = tmp_path / "note.txt"
+    note.write_text("合成メモ", encoding="utf-8")
+    added = pmgs(
+        "notes",
+        "add",
+        note,
+        "--path",
+        "a/b",
+        "--category",
+        "c",
+        "--collection",
+        collection,
+        "--json",
+    )
+    note_id = json.loads(added.stdout)["document"]["id"]
+    assert pmgs("notes", "rm", str(note_id), "--collection", collection).returncode == 0
+    again = pmgs("notes", "rm", str(note_id), "--collection", collection)
+    assert again.returncode == 4
+    hint = again.stderr.split("hint:")[1]
+    assert "pmgs notes list" in hint
+    assert "--content-type document" not in hint  # the release's documents are not notes
+    listed = pmgs("notes", "list", "--collection", collection)
+    assert listed.returncode == 0
