@@ -56,3 +56,19 @@ def test_search_pmgs_puts_fi_on_the_first_page_and_each_ipc_code_once(
             assert hit["editions"] == [e for e in EDITIONS if e in found]
     finally:
         conn.close()
+
+
+def test_search_pmgs_filters_ipc_editions(reference: Reference) -> None:
+    word = reference.examples["two_char_word"]
+    arguments = {
+        "query": word,
+        "schemes": ["ipc"],
+        "content_types": ["classification"],
+        "ipc_editions": ["6"],
+        "limit": 20,
+        "detail": "full",
+    }
+    page = anyio.run(_search, reference, arguments)["results_by_type"]["classification"]
+    assert page["ipc_editions"] == ["6"]
+    assert page["results"]
+    assert all(hit["edition"] == "6" and hit["editions"] == ["6"] for hit in page["results"])

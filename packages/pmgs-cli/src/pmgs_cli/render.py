@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pmgs_cli.common import quiet_broken_pipe
-from pmgs_core.records import (
+from pmgs_core import (
     ClassificationRecord,
     ClassificationSearchHit,
     CodeContext,

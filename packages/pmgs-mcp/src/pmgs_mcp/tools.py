@@ -129,6 +129,7 @@ class StoreLike(Protocol):
         order: str = ...,
         match: str = ...,
         min_score: float = ...,
+        ipc_editions: Sequence[str] | None = ...,
     ) -> Any: ...
 
     def search_text(
@@ -237,6 +238,7 @@ _run_search = _store_call(
         "order",
         "match",
         "min_score",
+        "ipc_editions",
     ),
 )
 _run_search_text = _store_call(

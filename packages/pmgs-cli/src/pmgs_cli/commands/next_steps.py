@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from pmgs_cli.common import NEGATIVE_MATCH_STATUSES, Query
 
 if TYPE_CHECKING:
-    from pmgs_core.records import (
+    from pmgs_core import (
         ClassificationRecord,
         ClassificationSearchPage,
         CombinedSearchPage,
@@ -43,7 +43,7 @@ def command(q: Query, *words: str) -> str:
 
 def code_schemes(code: str, exclude: str) -> list[str]:
     """The other schemes whose notation ``code`` is written in (a fact of the notation)."""
-    from pmgs_core.notation import InvalidCodeError, parse_code
+    from pmgs_core import InvalidCodeError, parse_code
 
     found = []
     for scheme in SCHEMES:

@@ -21,7 +21,7 @@ from pmgs_cli.common import (
     language_option,
     query_options,
 )
-from pmgs_core.errors import PMGSQueryError
+from pmgs_core import PMGSQueryError
 
 __all__ = [
     "NEGATIVE_MATCH_STATUSES",
