@@ -155,3 +155,20 @@ def test_a_text_equal_in_several_editions_is_one_match(same_text_store: PMGSStor
     ranked = same_text_store.search("電池の容器", schemes=["ipc"], order="relevance")
     codes = [h["code"] for h in ranked["results"]]
     assert codes.count("A27Q1/08") == 1
+
+
+def test_scheme_text_ranges_bound_every_row_of_the_scheme(
+    store: PMGSStore, ro_conn: sqlite3.Connection
+) -> None:
+    from pmgs_core.search._codes import text_range
+
+    stream = store._search_reader().stream
+    for scheme in ("fi", "fterm", "ipc"):
+        for language in ("ja", "en"):
+            expected = ro_conn.execute(
+                "SELECT min(x.id), max(x.id) FROM text x JOIN revision r ON r.id = x.revision_id "
+                "JOIN concept c ON c.id = r.concept_id WHERE c.scheme = ? AND x.language = ?",
+                (scheme, language),
+            ).fetchone()
+            assert text_range(stream, scheme, language) == expected
+            assert text_range(stream, scheme, language) == expected  # the cached answer

@@ -40,6 +40,7 @@ __all__ = [
     "interleave",
     "preferred_first",
     "ranked_groups",
+    "text_range",
     "with_editions",
 ]
 
@@ -130,6 +131,46 @@ def ranked_groups(
     merged = interleave(lists)
     limit, offset = window
     return merged[offset : offset + limit], len(merged) > offset + limit
+
+
+_RANGES: dict[tuple[str, str, str, str], tuple[int, int]] = {}
+"""``text_range`` answers of this process, by (database file, logical digest, scheme,
+language): a database is read-only and content-addressed, so they never go stale."""
+_EMPTY_RANGE: Final = (1, 0)
+"""A range no row id lies in (a scheme without texts in that language)."""
+
+
+def text_range(stream: Stream, scheme: str, language: str) -> tuple[int, int]:
+    """The first and last text row id of ``scheme`` in ``language``: a bound every candidate
+    of that scheme lies in, so that its statement seeks past the other schemes' rows.
+
+    The package stores F-term, IPC, then FI; without the bound, FI's first hit costs reading
+    every earlier match. Read once per database and process through the concept index
+    (reference-only concepts included: a wider range stays a bound); a database without a
+    logical digest is read each time.
+    """
+    identity = ""
+    for (value,) in stream("SELECT value FROM metadata WHERE key = 'logical_digest'", []):
+        identity = str(value)
+    path = ""
+    for row in stream("PRAGMA database_list", []):
+        if row[1] == "main":
+            path = str(row[2])
+    key = (path, identity, scheme, language)
+    if identity and key in _RANGES:
+        return _RANGES[key]
+    found = _EMPTY_RANGE
+    for first, last in stream(
+        "SELECT min(x.id), max(x.id) FROM concept AS c "
+        "CROSS JOIN revision AS r ON r.concept_id = c.id "
+        "CROSS JOIN text AS x ON x.revision_id = r.id WHERE c.scheme = ? AND x.language = ?",
+        [scheme, language],
+    ):
+        if first is not None:
+            found = (int(first), int(last))
+    if identity:
+        _RANGES[key] = found
+    return found
 
 
 def edition_statement(

@@ -35,6 +35,7 @@ from pmgs_core.search._codes import (
     index_groups,
     preferred_first,
     ranked_groups,
+    text_range,
     with_editions,
 )
 from pmgs_core.search._context import code_context
@@ -94,6 +95,8 @@ class SearchRequest:
     min_score: float = 0.0
     ipc_editions: list[str] | None = None
     """IPC editions searched (None: all); FI and F-term are not filtered by it."""
+    id_range: tuple[int, int] | None = None
+    """Row ids the one scheme of ``schemes`` lies in (``_codes.text_range``), or None."""
 
     @property
     def ranked(self) -> bool:
@@ -125,12 +128,15 @@ def candidate_sql(
     joins: str,
     filters: str,
     row_ids: Sequence[int] | None = None,
+    id_range: tuple[int, int] | None = None,
 ) -> tuple[str, list[object]]:
     """The candidate query: the best index drives, rows come in rowid (package) order.
 
     ``CROSS JOIN`` pins the index as the outer loop, so SQLite streams rows in index order
     and never sorts or scans the content table for an indexed term. With ``row_ids`` (the
     ranked path's chosen candidates) the rows are read by id instead, with the same filters.
+    ``id_range`` (first, last row id) is a bound every wanted row lies in: the FTS index
+    seeks to it instead of reading the rows of other schemes that come first.
     """
     trigram, bigrams = plan.trigram_match, plan.bigram_match
     params: list[object] = []
@@ -148,6 +154,9 @@ def candidate_sql(
             f"{joins} WHERE f.{driver} MATCH ?"
         )
         params.append(trigram if trigram is not None else bigrams)
+        if id_range is not None:
+            sql += " AND f.rowid BETWEEN ? AND ?"
+            params.extend(id_range)
         if trigram is not None and bigrams is not None:
             # The unary + keeps SQLite from turning this into the FTS driver's constraint
             # (one MATCH per bigram row, then a sort of every match): the bigram rows are
@@ -160,6 +169,9 @@ def candidate_sql(
         condition = " OR ".join("instr(x.body, ?) > 0" for _ in needles)
         sql = f"SELECT {columns} FROM {content} {joins} WHERE ({condition})"  # noqa: S608
         params.extend(needles)
+        if id_range is not None:
+            sql += " AND x.id BETWEEN ? AND ?"
+            params.extend(id_range)
         order = "x.id"
     return f"{sql} AND {filters} ORDER BY {order}", params
 
@@ -192,6 +204,7 @@ def classification_statement(
             )
         ),
         row_ids=row_ids,
+        id_range=request.id_range,
     )
     params.extend([request.language, *request.schemes, *(editions or [])])
     return sql, params
@@ -353,11 +366,21 @@ def _code_groups(
     """
     window = (request.limit, offset)
     schemes = request.schemes
+    ranges = {
+        scheme: text_range(reader.stream, scheme, request.language) if len(schemes) > 1 else None
+        for scheme in schemes
+    }
     if request.ranked:
         pages = [
             CLASSIFICATION_SOURCE.rank(
                 reader,
-                replace(request, schemes=[scheme], limit=CANDIDATE_CAP, min_score=0.0),
+                replace(
+                    request,
+                    schemes=[scheme],
+                    limit=CANDIDATE_CAP,
+                    min_score=0.0,
+                    id_range=ranges[scheme],
+                ),
                 0,
                 group_key=code_key,
             )
@@ -366,7 +389,8 @@ def _code_groups(
         groups, has_more = ranked_groups(pages, request.min_score, window)
         return groups, has_more, any(page.capped for page in pages)
     statements = [
-        classification_statement(plan, replace(request, schemes=[scheme])) for scheme in schemes
+        classification_statement(plan, replace(request, schemes=[scheme], id_range=ranges[scheme]))
+        for scheme in schemes
     ]
     groups, has_more = index_groups(
         reader.stream, lambda row: plan.matches(str(row[4])), statements, window
