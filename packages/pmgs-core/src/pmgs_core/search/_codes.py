@@ -40,6 +40,7 @@ __all__ = [
     "interleave",
     "preferred_first",
     "ranked_groups",
+    "shared_reads",
     "text_range",
     "with_editions",
 ]
@@ -171,6 +172,30 @@ def text_range(stream: Stream, scheme: str, language: str) -> tuple[int, int]:
     if identity:
         _RANGES[key] = found
     return found
+
+
+_SHARED_READS: Final = ("SELECT block FROM ", "SELECT max(id) FROM ", "SELECT rowid FROM ")
+"""Statements of the ranked path that do not depend on the scheme: the index totals, the last
+row id and a term's postings (``_rank``). Ranking several schemes asks each the same."""
+
+
+def shared_reads(stream: Stream) -> Stream:
+    """``stream`` that answers a repeated scheme-independent read from memory (one query).
+
+    Only the bounded reads of :data:`_SHARED_READS` are kept (postings carry a ``LIMIT``);
+    candidate statements still stream and stop early, as they must.
+    """
+    kept: dict[tuple[str, tuple[object, ...]], list[Row]] = {}
+
+    def read(sql: str, params: Sequence[object]) -> Iterator[Row]:
+        if not sql.startswith(_SHARED_READS):
+            return stream(sql, params)
+        key = (sql, tuple(params))
+        if key not in kept:
+            kept[key] = list(stream(sql, params))
+        return iter(kept[key])
+
+    return read
 
 
 def edition_statement(

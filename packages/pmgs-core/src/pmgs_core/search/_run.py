@@ -35,6 +35,7 @@ from pmgs_core.search._codes import (
     index_groups,
     preferred_first,
     ranked_groups,
+    shared_reads,
     text_range,
     with_editions,
 )
@@ -299,8 +300,10 @@ class ContentSource:
         *,
         grouped: bool = True,
         group_key: Callable[[_Row], Hashable] | None = None,
+        share: int = 1,
     ) -> RankedPage:
-        """The ranked groups of one page (``grouped=False``: one group per row)."""
+        """The ranked groups of one page (``grouped=False``: one group per row); ``share``
+        divides the candidate cap among that many statements of one query."""
         plan = request.plan
         if plan is None:
             return RankedPage([], False, False)
@@ -314,7 +317,7 @@ class ContentSource:
             order=request.order,
             min_score=request.min_score,
             window=(request.limit, offset),
-            cap=self.cap,
+            cap=max(self.cap // share, 1),
             group_key=group_key,
         )
 
@@ -361,8 +364,8 @@ def _code_groups(
     """The page's code groups, whether more follow, and (ranked) whether candidates were cut.
 
     Every scheme is read on its own and the schemes are interleaved (``_codes``); the ranked
-    path ranks each scheme's whole candidate set, so that one scheme's rows cannot fill the
-    candidate cap before another's are read.
+    path ranks each scheme on its own share of the candidate cap, so that one scheme's rows
+    cannot fill the cap before another's are read, and the query still reads at most the cap.
     """
     window = (request.limit, offset)
     schemes = request.schemes
@@ -371,9 +374,10 @@ def _code_groups(
         for scheme in schemes
     }
     if request.ranked:
+        shared = replace(reader, stream=shared_reads(reader.stream))
         pages = [
             CLASSIFICATION_SOURCE.rank(
-                reader,
+                shared,
                 replace(
                     request,
                     schemes=[scheme],
@@ -383,6 +387,7 @@ def _code_groups(
                 ),
                 0,
                 group_key=code_key,
+                share=len(schemes),
             )
             for scheme in schemes
         ]
