@@ -270,7 +270,7 @@ def _classification_label(hit: ClassificationSearchHit) -> str:
 
 def _context_line(context: Sequence[CodeContext]) -> Text:
     """Where a hit sits (theme › viewpoint, main group › parent), dim, above its text."""
-    line = Text(style="dim")
+    line = Text("in: ", style="dim")
     for index, item in enumerate(context):
         if index:
             line.append(" › ")
@@ -342,7 +342,7 @@ def search(page: CombinedSearchPage, hints: Sequence[str] = ()) -> None:
         if results["has_more"]:
             stdout.print(Text(f"more: {offset_flag} {results['next_offset']}", style="yellow"))
     for line in _next_steps(hints):
-        stdout.print(line)
+        stdout.print(line, soft_wrap=True)  # a command stays one line, to copy it whole
     stdout.print(_footer(page["release"], page["attribution"]))
 
 
@@ -393,7 +393,7 @@ def hierarchy(
     if page["truncated"]:
         stdout.print(Text(f"more: --offset {page['next_offset']}", style="yellow"))
     for line in _next_steps(hints):
-        stdout.print(line)
+        stdout.print(line, soft_wrap=True)  # a command stays one line, to copy it whole
     stdout.print(_footer(page["release"], page["attribution"]))
 
 
