@@ -48,8 +48,8 @@ ALLOWED_SCANS: dict[str, str] = {
     # at full scale).
     "WHERE c.scheme = 'fterm' AND c.kind = 'theme'": "categories theme titles, once per store",
     "SELECT substr(code, 1, 5), count(*) FROM concept": "categories theme counts, once per store",
-    # A search of several schemes bounds each scheme's statement by the first and last text
-    # row of that scheme (ADR 0022): read through the concept index once per database and
+    # Each scheme's search statement is bounded by the first and last text row of that
+    # scheme (ADR 0022): read through the concept index once per database and
     # process, so that FI's statement seeks past every F-term and IPC match before it.
     "SELECT min(x.id), max(x.id) FROM concept AS c": "scheme text ranges, once per process",
 }

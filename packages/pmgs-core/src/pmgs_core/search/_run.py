@@ -369,10 +369,7 @@ def _code_groups(
     """
     window = (request.limit, offset)
     schemes = request.schemes
-    ranges = {
-        scheme: text_range(reader.stream, scheme, request.language) if len(schemes) > 1 else None
-        for scheme in schemes
-    }
+    ranges = {scheme: text_range(reader.stream, scheme, request.language) for scheme in schemes}
     if request.ranked:
         shared = replace(reader, stream=shared_reads(reader.stream))
         pages = [
