@@ -48,6 +48,10 @@ ALLOWED_SCANS: dict[str, str] = {
     # at full scale).
     "WHERE c.scheme = 'fterm' AND c.kind = 'theme'": "categories theme titles, once per store",
     "SELECT substr(code, 1, 5), count(*) FROM concept": "categories theme counts, once per store",
+    # Each scheme's search statement is bounded by the first and last text row of that
+    # scheme (ADR 0022): read through the concept index once per database and
+    # process, so that FI's statement seeks past every F-term and IPC match before it.
+    "SELECT min(x.id), max(x.id) FROM concept AS c": "scheme text ranges, once per process",
 }
 
 LOW_SELECTIVITY = frozenset(
@@ -196,6 +200,11 @@ def _calls(
         ("search_pmgs", lambda s: s.search_pmgs(f"{common} {two}", match="any")),
         ("search_text", lambda s: s.search_text(f"{two} {common}")),
         ("search_text", lambda s: s.search_text(common, group_by_document=False, category="fi")),
+        ("search", lambda s: s.search(two, schemes=["fi", "ipc"], ipc_editions=["6"])),
+        (
+            "code_titles",
+            lambda s: s.code_titles([r["target"] for r in s.lookup("ipc", ipc)["relations"]]),
+        ),
         ("release_info", lambda s: s.release_info()),
         ("categories", lambda s: s.categories()),
         (

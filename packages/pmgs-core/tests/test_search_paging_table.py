@@ -1,8 +1,11 @@
 """Search pages against SQL written here: every window of a table of (limit, offset) (issue 22).
 
 The oracle is one plain SQL statement per query, not the search code: the matching rows are
-those whose body contains the term (``instr``), grouped by concept (or document), groups
-ranked by their first matching row, at most three matches shown per group. The terms are
+those whose body contains the term (``instr``), grouped by document, or by scheme and code
+(an IPC code in several editions is one group, ADR 0022), groups ranked by their first
+matching row within their scheme and the schemes interleaved (fi, fterm, ipc in turn), at most
+three matches shown per group (IPC: preferred edition first, a text equal in several editions
+once). The terms are
 plain Japanese text that folding leaves unchanged, so ``instr`` is the whole match rule.
 One term of each index path: three or more characters (trigram index), two (bigram index)
 and one (a literal scan).
@@ -26,7 +29,7 @@ SHOWN = 3
 """Matches shown per hit (docs/store.md)."""
 
 CLASSIFICATION_SQL = """
-    SELECT c.scheme, NULLIF(c.edition, ''), c.code, x.text_type, x.line
+    SELECT c.scheme, NULLIF(c.edition, ''), c.code, x.text_type, x.line, x.body
     FROM text x JOIN revision r ON r.id = x.revision_id JOIN concept c ON c.id = r.concept_id
     WHERE x.language = 'ja' AND c.status = 'canonical' AND instr(x.body, ?) > 0
     ORDER BY x.id
@@ -48,6 +51,34 @@ def _grouped(rows: list[tuple[Any, ...]], width: int) -> list[tuple[Any, list[An
         if len(shown) < SHOWN:
             shown.append(rest)
     return list(groups.items())
+
+
+EDITIONS = ("8U", "8B", "7", "7E", "6", "5", "4")
+"""IPC editions, preferred first (written here, not imported)."""
+
+
+def _code_groups(rows: list[tuple[Any, ...]]) -> list[tuple[Any, list[Any]]]:
+    """Classification hits: ((scheme, edition, code), [(text_type, line)…]) in page order."""
+    by_scheme: dict[str, dict[str, list[tuple[Any, ...]]]] = {"fi": {}, "fterm": {}, "ipc": {}}
+    for order, (scheme, edition, code, text_type, line, body) in enumerate(rows):
+        by_scheme[scheme].setdefault(code, []).append((edition, order, text_type, line, body))
+    lists = []
+    for scheme, codes in by_scheme.items():
+        hits = []
+        for code, seen in codes.items():
+            code_rows = seen
+            if scheme == "ipc":
+                code_rows = sorted(seen, key=lambda r: (EDITIONS.index(r[0]), r[1]))
+            shown: dict[tuple[str, str], tuple[str, int]] = {}
+            for _, _, text_type, line, body in code_rows:
+                if (text_type, body) not in shown and len(shown) < SHOWN:
+                    shown[(text_type, body)] = (text_type, line)
+            hits.append(((scheme, code_rows[0][0], code), list(shown.values())))
+        lists.append(hits)
+    merged = []
+    for index in range(max(len(hits) for hits in lists)):
+        merged += [hits[index] for hits in lists if index < len(hits)]
+    return merged
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +121,7 @@ def test_classification_pages(
     store: PMGSStore, ro_conn: sqlite3.Connection, terms: list[str]
 ) -> None:
     for term in terms:
-        expected = _grouped(ro_conn.execute(CLASSIFICATION_SQL, (term,)).fetchall(), 3)
+        expected = _code_groups(ro_conn.execute(CLASSIFICATION_SQL, (term,)).fetchall())
         assert len(expected) >= 3, term  # enough groups for every window to mean something
         for limit, offset in _windows(len(expected)):
             page = store.search(term, limit=limit, offset=offset)
@@ -124,7 +155,7 @@ def test_combined_pages_page_each_type_on_its_own_offset(
     store: PMGSStore, ro_conn: sqlite3.Connection, terms: list[str]
 ) -> None:
     term = terms[0]
-    classes = _grouped(ro_conn.execute(CLASSIFICATION_SQL, (term,)).fetchall(), 3)
+    classes = _code_groups(ro_conn.execute(CLASSIFICATION_SQL, (term,)).fetchall())
     documents = _grouped(ro_conn.execute(DOCUMENT_SQL, (term,)).fetchall(), 1)
     combined = store.search_pmgs(
         term, limit=2, classification_offset=len(classes) - 2, document_offset=0
@@ -139,9 +170,8 @@ def test_every_group_is_on_exactly_one_page(
 ) -> None:
     """Walking next_offset from 0 gives each oracle group once, in order."""
     term = terms[1]
-    expected = [
-        key for key, _ in _grouped(ro_conn.execute(CLASSIFICATION_SQL, (term,)).fetchall(), 3)
-    ]
+    rows = ro_conn.execute(CLASSIFICATION_SQL, (term,)).fetchall()
+    expected = [key for key, _ in _code_groups(rows)]
     seen: list[tuple[str, str | None, str]] = []
     offset: int | None = 0
     pages = 0

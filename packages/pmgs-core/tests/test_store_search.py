@@ -32,15 +32,22 @@ def _traced(store: PMGSStore) -> Iterator[list[str]]:
 
 
 def _all_codes(store: PMGSStore, query: str, **kwargs: object) -> list[tuple[str, str | None, str]]:
-    """Page through every hit with a small limit; returns the codes in page order."""
+    """Page through every hit with a small limit; returns the codes in page order, an IPC
+    hit once per edition it lists (each (scheme, code) must be one hit)."""
     codes: list[tuple[str, str | None, str]] = []
+    hits: list[tuple[str, str]] = []
     offset: int | None = 0
     while offset is not None:
         page = store.search(query, limit=7, offset=offset, **kwargs)  # type: ignore[arg-type]
-        codes += [(hit["scheme"], hit["edition"], hit["code"]) for hit in page["results"]]
+        for hit in page["results"]:
+            hits.append((hit["scheme"], hit["code"]))
+            editions = hit.get("editions", [hit["edition"]])
+            assert editions[0] == hit["edition"]
+            codes += [(hit["scheme"], edition, hit["code"]) for edition in editions]
         assert page["count"] == len(page["results"])
         offset = page["next_offset"]
         assert (offset is not None) == page["has_more"]
+    assert len(hits) == len(set(hits)), "a code was two hits"
     return codes
 
 
@@ -92,9 +99,8 @@ def test_two_character_term_is_answered_from_the_bigram_index(
     )
     assert page["results"]
     candidate = [s for s in statements if "MATCH" in s]
-    assert len(candidate) == 1
-    assert "text_bigram" in candidate[0]
-    assert "LIKE" not in candidate[0]
+    assert len(candidate) == 3, "one statement per scheme (schemes are interleaved)"
+    assert all("text_bigram" in s and "LIKE" not in s for s in candidate)
     # The plan of exactly that statement: the bigram index drives, nothing is scanned.
     plan = plan_query(word)
     assert plan is not None

@@ -77,8 +77,9 @@ def test_missing_database_fails_fast_with_its_code(tmp_path: Path) -> None:
         check=False,
         stdin=subprocess.DEVNULL,
     )
-    assert result.returncode == 1
+    assert result.returncode == 3  # as `pmgs` exits for a missing database (docs/cli.md)
     assert result.stdout == ""  # stdout belongs to the protocol, even when failing
+    assert "hint: " in result.stderr
     assert "DATABASE_NOT_FOUND" in result.stderr
     assert str(tmp_path) not in result.stderr
 
@@ -93,7 +94,7 @@ def test_data_dir_is_honoured(tmp_path: Path) -> None:
         check=False,
         stdin=subprocess.DEVNULL,
     )
-    assert result.returncode == 1
+    assert result.returncode == 3
     assert "cannot open the reference database" in result.stderr
 
 

@@ -5,7 +5,8 @@ so a store bug is invisible there. Here a real stdio server is asked about a few
 and queries, and every answer is compared with what plain SQL over the built database says:
 the texts, properties, revision source and relation count of each code, the document ids
 linked to it, and the first page of classification hits of each query (rows whose body
-contains the term, grouped by concept in order of their first matching row).
+contains the term, grouped by scheme and code in order of their first matching row, the
+schemes interleaved).
 """
 
 from __future__ import annotations
@@ -109,12 +110,28 @@ SEARCH_SQL = """
 """
 
 
+EDITIONS = ("8U", "8B", "7", "7E", "6", "5", "4")
+
+
 def _expected_search(db: sqlite3.Connection, term: str, limit: int) -> dict[str, Any]:
-    groups: list[list[Any]] = []
-    for row in db.execute(SEARCH_SQL, (term,)):
-        if list(row) not in groups:
-            groups.append(list(row))
-    return {"codes": groups[:limit], "has_more": len(groups) > limit}
+    """One hit per (scheme, code), named by its preferred IPC edition; each scheme in order of
+    first matching row, the schemes interleaved fi, fterm, ipc (ADR 0022)."""
+    groups: dict[str, dict[str, list[str | None]]] = {"fi": {}, "fterm": {}, "ipc": {}}
+    for scheme, edition, code in db.execute(SEARCH_SQL, (term,)):
+        groups[scheme].setdefault(code, []).append(edition)
+    lists = [
+        [
+            [
+                scheme,
+                min(editions, key=lambda e: EDITIONS.index(str(e))) if scheme == "ipc" else None,
+                code,
+            ]
+            for code, editions in codes.items()
+        ]
+        for scheme, codes in groups.items()
+    ]
+    merged = [hits[i] for i in range(max(map(len, lists))) for hits in lists if i < len(hits)]
+    return {"codes": merged[:limit], "has_more": len(merged) > limit}
 
 
 def _queries(examples: dict[str, str]) -> list[str]:

@@ -175,10 +175,10 @@ def test_bind_check_passes_with_token_force_or_loopback(
     tmp_path: Path, host: str, extra: tuple[str, ...], token: str | None
 ) -> None:
     # The database does not exist, so a command that got past the bind check fails with
-    # exit status 1 (database) instead of 2 (refused): nothing is ever bound.
+    # exit status 3 (database) instead of 2 (refused): nothing is ever bound.
     missing = str(tmp_path / "missing.sqlite")
     result = _run_cli("--transport", "http", "--host", host, "--db", missing, *extra, token=token)
-    assert result.returncode == 1, result.stderr
+    assert result.returncode == 3, result.stderr
     assert "DATABASE_NOT_FOUND" in result.stderr
 
 

@@ -1,9 +1,10 @@
 """The ``pmgs agent-kit`` and ``pmgs install-agent-skill`` commands (``pmgs.commands`` plugins).
 
 pmgs-cli finds these through the entry-point group and calls ``main(argv) -> int``; they use
-argparse so this package adds no CLI framework. Exit codes: 0 success (including no-op),
-1 a conflict or a failed registration, 2 usage errors and refusals (``OUTPUT_EXISTS``,
-unstable Python) (ADR 0001).
+argparse so this package adds no CLI framework. Exit codes (the ``pmgs`` table of
+docs/cli.md): 0 success (including no-op), 1 a conflict or a failed registration (a
+negative answer, its report printed), 2 usage errors and refusals (``OUTPUT_EXISTS``,
+unstable Python), each with an ``error CODE:`` and a ``hint:`` line as ``pmgs`` prints them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
 from pmgs_agentkit.config import CLIENTS, AgentKitError, Client, server_spec
 from pmgs_agentkit.kit import write_agent_kit
@@ -37,12 +39,37 @@ def _emit(data: dict[str, Any], as_json: bool, text: str) -> None:
         sys.stdout.write(text + "\n")
 
 
+_HINTS: Final = {
+    "OUTPUT_EXISTS": "Give --output a directory that does not exist yet (agent-kit never "
+    "writes into an existing one).",
+    "PYTHON_NOT_FOUND": "Pass --python-executable with the absolute path of the Python of "
+    "the environment pmgs is installed in (e.g. /path/to/.venv/bin/python).",
+    "PYTHON_NOT_ABSOLUTE": "Pass --python-executable as an absolute path.",
+    "PYTHON_IN_CACHE": "Install pmgs into a project or tool environment (uv sync, uv tool "
+    "install) and pass that environment's Python with --python-executable.",
+}
+
+
 def _refuse(error: AgentKitError, as_json: bool) -> int:
+    """An error as ``pmgs`` reports one: ``error CODE: message`` and ``hint: …`` on stderr
+    (``--json``: the same in an error record on stdout), exit 2."""
+    hint = _HINTS.get(error.code, "See `pmgs agent-kit --help` and docs/agents.md.")
     if as_json:
-        _emit({"status": "error", "error": error.to_dict()}, True, "")
-    else:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        _emit({"status": "error", "error": error.to_dict(), "hint": hint}, True, "")
+    sys.stderr.write(f"error {error.code}: {error.message}\nhint: {hint}\n")
     return EXIT_USAGE
+
+
+def _data_dir_warnings(data_dir: str) -> list[str]:
+    """Warn when the configs will point at a data directory with no database yet: the
+    agents would start a server that cannot open one."""
+    if (Path(data_dir) / "state" / "current.json").is_file():
+        return []
+    return [
+        f"{data_dir} holds no database yet (no state/current.json): run "
+        f"`pmgs setup SOURCE --data-dir {data_dir}` before starting the agents, or pass "
+        "--data-dir with the directory you set up"
+    ]
 
 
 def agent_kit_main(argv: Sequence[str] | None = None) -> int:
@@ -71,8 +98,11 @@ def agent_kit_main(argv: Sequence[str] | None = None) -> int:
         report = write_agent_kit(args.output, spec, _clients(args.client))
     except AgentKitError as error:
         return _refuse(error, args.json)
+    warnings = _data_dir_warnings(spec.data_dir)
+    for warning in warnings:
+        sys.stderr.write(f"warning: {warning}\n")
     text = "\n".join([f"agent kit written to {report.output}", *report.files])
-    _emit(report.to_dict(), args.json, text)
+    _emit({**report.to_dict(), "warnings": warnings}, args.json, text)
     return EXIT_OK
 
 

@@ -18,6 +18,7 @@ from pmgs_cli.commands.doctor import doctor
 from pmgs_cli.commands.manage import build, setup, validate
 from pmgs_cli.commands.notes import notes
 from pmgs_cli.commands.query import document, hierarchy, lookup, quarantine, release, search
+from pmgs_cli.common import quiet_broken_pipe
 from pmgs_core import COMMAND_ENTRY_POINT_GROUP, CommandMain
 
 if TYPE_CHECKING:
@@ -145,4 +146,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         return 1
+    except BrokenPipeError:
+        quiet_broken_pipe()
     return int(result) if isinstance(result, int) else 0

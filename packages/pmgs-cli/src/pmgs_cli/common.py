@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -30,11 +31,13 @@ __all__ = [
     "CliFailure",
     "Options",
     "Query",
+    "cli_message",
     "emit_json",
     "exit_code_for",
     "handle_errors",
     "hint_for",
     "query_options",
+    "quiet_broken_pipe",
 ]
 
 EXIT_OK: Final = 0
@@ -126,9 +129,59 @@ def exit_code_for(code: str) -> int:
     return EXIT_SETUP
 
 
-def hint_for(code: str) -> str:
-    """A one-line next step for an error code."""
+def hint_for(code: str, message: str = "", details: Mapping[str, Any] | None = None) -> str:
+    """A one-line next step for an error: specific when the message or details say more
+    than the code (which values are accepted, which form a version takes)."""
+    if code == "INVALID_VERSION":
+        if "only to IPC" in message:
+            return "Only IPC codes have versions: leave out --ipc-version for FI and F-term."
+        return "Write the IPC version as YYYY.MM, e.g. --ipc-version 2006.01."
+    if code == "INVALID_DOCUMENT_SELECTOR" and "section" in message:
+        return (
+            "Sections are numbered from 1 (--section 1); a heading or locator text is "
+            "selected with --locator TEXT."
+        )
+    issues = (details or {}).get("issues")
+    if code == "SOURCE_INVALID" and isinstance(issues, list) and issues:
+        reasons = [_SOURCE_REASONS.get(str(issue), str(issue)) for issue in issues]
+        return "; ".join(reasons) + f" ({', '.join(map(str, issues))})."
+    accepted = (details or {}).get("accepted")
+    if isinstance(accepted, list) and accepted:
+        return "Accepted values: " + ", ".join(str(value) for value in accepted) + "."
     return _HINTS.get(code, "See `pmgs COMMAND --help` and docs/cli.md.")
+
+
+_SOURCE_REASONS: Final[Mapping[str, str]] = {
+    "RELEASE_ID_INVALID": "the folder is not named like a release (JPPM and digits): give the "
+    "release directory itself (…/JPPM2026002), or name it with --release JPPMnnnnnnn",
+    "SOURCE_NOT_DIRECTORY": "the path is neither a directory nor a ZIP file",
+    "SOURCE_SYMLINK": "the folder holds a symbolic link, which is never followed",
+    "SOURCE_NOT_REGULAR_FILE": "the folder holds a special file (FIFO, socket or device)",
+    "SOURCE_UNREADABLE": "a file of the folder cannot be read (permissions or I/O)",
+    "REFERENCE_DATE_MISSING": "no classification CSV named …_YYYYMMDD.csv was found: the "
+    "folder does not hold the package's FI, F-term and IPC files",
+    "REFERENCE_DATE_AMBIGUOUS": "the classification CSV names carry different dates: files "
+    "of two releases are mixed",
+    "REFERENCE_DATE_INVALID": "a classification CSV name carries a date that does not exist",
+    "COPYRGHT_MISSING": "the package's COPYRGHT file is missing",
+    "COPYRGHT_MULTIPLE": "the package holds more than one COPYRGHT file",
+    "COPYRGHT_INVALID": "the COPYRGHT file is not one line of UTF-8 text",
+    "ZIP_INVALID": "the file is not a readable ZIP archive (damaged or incomplete download?)",
+    "ZIP_MEMBER_UNSAFE": "the ZIP holds a member name that could leave the package, or a link",
+    "ZIP_TOO_LARGE": "the ZIP's members exceed the size, count or compression-ratio bounds",
+    "ZIP_LAYOUT_INVALID": "the ZIP does not hold exactly one JPPM… release directory",
+}
+"""Why ``setup``/``build`` refused a source, by the build's issue code (``details.issues``)."""
+
+_CLI_WORDS: Final = (("as locator=", "with --locator"), ("locator=", "--locator"))
+"""Python argument names in store messages, as the CLI spells them."""
+
+
+def cli_message(message: str) -> str:
+    """A store message in the CLI's words (``locator=`` is ``--locator`` here)."""
+    for python, cli in _CLI_WORDS:
+        message = message.replace(python, cli)
+    return message
 
 
 class CliFailure(Exception):
@@ -141,12 +194,29 @@ class CliFailure(Exception):
         *,
         details: Mapping[str, Any] | None = None,
         exit_code: int | None = None,
+        hint: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.details = dict(details or {})
         self.exit_code = exit_code if exit_code is not None else exit_code_for(code)
+        self.hint = hint
+
+
+def quiet_broken_pipe() -> NoReturn:
+    """The reader of stdout went away (``pmgs search … | head``): exit 0 without a word.
+
+    The answer was delivered as far as it was wanted; exit 1 would read as a negative answer
+    in a script. stdout is pointed at the null device so that the interpreter's final flush
+    does not fail a second time.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a descriptor
+        pass
+    sys.exit(EXIT_OK)
 
 
 def emit_json(data: object) -> None:
@@ -158,7 +228,7 @@ def _report_failure(failure: CliFailure, as_json: bool) -> NoReturn:
     error: dict[str, Any] = {"code": failure.code, "message": failure.message}
     if failure.details:
         error["details"] = failure.details
-    hint = hint_for(failure.code)
+    hint = failure.hint or hint_for(failure.code, failure.message, failure.details)
     if as_json:
         emit_json({"record_type": "error", "error": error, "hint": hint})
     click.echo(f"error {failure.code}: {failure.message}", err=True)
@@ -191,6 +261,8 @@ def handle_errors(func: F) -> F:
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            quiet_broken_pipe()
         except Exception as exc:
             if debug:
                 raise
@@ -200,7 +272,9 @@ def handle_errors(func: F) -> F:
                 details = getattr(exc, "details", None)
                 _report_failure(
                     CliFailure(
-                        code, message, details=details if isinstance(details, dict) else None
+                        code,
+                        cli_message(message),
+                        details=details if isinstance(details, dict) else None,
                     ),
                     as_json,
                 )

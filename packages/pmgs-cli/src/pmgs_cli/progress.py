@@ -59,17 +59,27 @@ class ProgressUI:
         task = self._tasks.get(key)
         description = event.phase + (f" {event.data_group}" if event.data_group else "")
         if task is None:
+            self._complete()  # phases and data groups run one after another
             task = self._progress.add_task(description, total=event.total, unit=event.unit)
             self._tasks[key] = task
         self._progress.update(task, completed=event.done, total=event.total)
+
+    def _complete(self) -> None:
+        """Show every bar begun so far as full: a build reports a phase's start (``finalize
+        0/1``) but not always its end, and the next phase beginning means it ended."""
+        for task in self._progress.tasks:
+            if task.total is not None and task.completed < task.total:
+                self._progress.update(task.id, completed=task.total)
 
     def __enter__(self) -> ProgressUI:
         if self._progress is not None:
             self._progress.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, *exc: object) -> None:
         if self._progress is not None:
+            if exc_type is None:
+                self._complete()
             self._progress.stop()
 
 

@@ -22,8 +22,13 @@ if TYPE_CHECKING:
 
 __all__ = ["EXIT_DATABASE", "EXIT_USAGE", "build_parser", "main"]
 
-EXIT_DATABASE: Final = 1
-"""The database could not be opened (missing, invalid pointer, unknown schema …)."""
+EXIT_DATABASE: Final = 3
+"""The database could not be opened (missing, invalid pointer, unknown schema …): the same
+code as ``pmgs`` uses for these errors (docs/cli.md, "Exit codes")."""
+_DATABASE_HINT: Final = (
+    "hint: pass --db FILE or --data-dir DIR of a database made by `pmgs setup SOURCE`; "
+    "`pmgs doctor` checks it."
+)
 EXIT_USAGE: Final = 2
 """Bad options, or settings refused for safety (argparse's own convention)."""
 
@@ -78,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="default",
         help=(
             "default: lookup_classification, search_pmgs, get_pmgs_document; all: also "
-            "list_documents, list_categories, get_document_count, release_info"
+            "search_text, list_documents, list_categories, get_document_count, release_info"
         ),
     )
     write = parser.add_argument_group("the user's collection (writable, beside the release)")
@@ -244,6 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         store = PMGSStore.open(args.db, data_dir=args.data_dir)
     except PMGSQueryError as exc:
         logger.error("cannot open the reference database: %s: %s", exc.code, exc.message)
+        sys.stderr.write(_DATABASE_HINT + "\n")
         return EXIT_DATABASE
 
     if transport == "http" and args.workers > 1:
@@ -258,6 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             collection = _open_collection(args)
         except PMGSQueryError as exc:
             logger.error("cannot open the collection: %s: %s", exc.code, exc.message)
+            sys.stderr.write("hint: check --collection (or --data-dir); see docs/mcp.md.\n")
             return EXIT_DATABASE
     server = build_app_server(store, include_browse=args.tools == "all", collection=collection)
     if transport == "stdio":

@@ -9,6 +9,7 @@ to try next. Running it again finds the release ``already_ready`` and rebuilds n
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -40,18 +41,32 @@ def _check_owned(directory: Path) -> None:
         )
 
 
+def _program() -> str:
+    """How to start this ``pmgs`` from the user's shell: ``uv run pmgs`` under ``uv run`` (the
+    venv's ``bin`` is on PATH only inside it), ``pmgs`` when PATH finds this installation,
+    else this Python with ``-m pmgs_cli``."""
+    if os.environ.get("UV"):
+        return "uv run pmgs"
+    found = shutil.which("pmgs")
+    here = Path(sys.executable).parent
+    if found is not None and Path(found).parent == here:
+        return "pmgs"
+    return f'"{sys.executable}" -m pmgs_cli'
+
+
 def _next_commands(root: Path, code: str, scheme: str, document_id: str | None) -> list[str]:
     data = f'--data-dir "{root}"'
+    pmgs = _program()
     commands = [
-        f'pmgs lookup {scheme} "{code}" {data}',
-        f'pmgs lookup {scheme} "{code}" {data} --json',
-        f'pmgs search "{DEMO_TWO_CHARACTER_WORD}" {data}',
-        f'pmgs search "{DEMO_TWO_CHARACTER_WORD}" --content-type document {data} --json',
-        f'pmgs hierarchy children {scheme} "{code}" {data}',
+        f'{pmgs} lookup {scheme} "{code}" {data}',
+        f'{pmgs} lookup {scheme} "{code}" {data} --json',
+        f'{pmgs} search "{DEMO_TWO_CHARACTER_WORD}" {data}',
+        f'{pmgs} search "{DEMO_TWO_CHARACTER_WORD}" --content-type document {data} --json',
+        f'{pmgs} hierarchy children {scheme} "{code}" {data}',
     ]
     if document_id:
-        commands.append(f'pmgs document "{document_id}" {data}')
-    commands += [f"pmgs release {data}", f"pmgs doctor {data}"]
+        commands.append(f'{pmgs} document "{document_id}" {data}')
+    commands += [f"{pmgs} release {data}", f"{pmgs} doctor {data}"]
     return commands
 
 

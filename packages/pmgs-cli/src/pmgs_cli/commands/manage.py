@@ -313,21 +313,30 @@ def build(
 
 
 @click.command()
-@click.argument("database", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("database", type=click.Path(path_type=Path, dir_okay=False), required=False)
+@click.option(
+    "--data-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Check the current database of this managed data directory (without DATABASE).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--debug", is_flag=True)
 @handle_errors
-def validate(database: Path, as_json: bool, debug: bool) -> None:
+def validate(database: Path | None, data_dir: Path | None, as_json: bool, debug: bool) -> None:
     """Check a database: pages, foreign keys, search indexes, release, row counts, IPC validity.
 
-    Every check prints the figure it measured. The file is checked on a temporary copy (FTS
-    checks need a writable file; a database is never opened for writing). Exit 0 when every
-    check passes, 1 otherwise.
+    DATABASE is a file; without it, the database the query commands would open (--data-dir,
+    $PMGS_REFERENCE_DB, the default data directory's pointer). Every check prints the figure
+    it measured. The file is checked on a temporary copy (FTS checks need a writable file; a
+    database is never opened for writing). Exit 0 when every check passes, 1 otherwise.
     """
     from pmgs_build import validate_database
+    from pmgs_core import resolve_database
 
-    if not database.is_file():
-        raise CliFailure("DATABASE_NOT_FOUND", "the database file given does not exist")
+    if database is not None and data_dir is not None:
+        raise CliFailure("INVALID_ARGUMENT", "give DATABASE or --data-dir, not both")
+    database = resolve_database(database, data_dir=data_dir).path
     report = validate_database(database)
     data = report.to_dict()
     if as_json:

@@ -85,7 +85,22 @@ def _notes_options(func: F) -> F:
         debug: bool,
         **kw: Any,
     ) -> Any:
-        return func(*args, n=NotesContext(collection, data_dir, as_json), **kw)
+        from pmgs_core import PMGSQueryError
+
+        try:
+            return func(*args, n=NotesContext(collection, data_dir, as_json), **kw)
+        except PMGSQueryError as error:
+            if error.code != "DOCUMENT_NOT_FOUND":
+                raise
+            # In the collection a "document" is a note: its ids come from `notes list`, not
+            # from a search of the release (the store's hint for this code).
+            raise CliFailure(
+                error.code,
+                error.message,
+                details=error.details,
+                hint="Note ids are listed by `pmgs notes list` (a removed note is gone; "
+                "`pmgs notes search TEXT` finds notes by their words).",
+            ) from None
 
     return cast(
         F,

@@ -12,13 +12,16 @@ from typing import Any
 
 import click
 
+from pmgs_cli.commands import next_steps
 from pmgs_cli.common import (
     EXIT_DATABASE,
     NEGATIVE_MATCH_STATUSES,
+    CliFailure,
     Query,
     language_option,
     query_options,
 )
+from pmgs_core import PMGSQueryError
 
 __all__ = [
     "NEGATIVE_MATCH_STATUSES",
@@ -79,22 +82,56 @@ def lookup(
     not_valid_at_release.
     """
     with q.open_store() as store:
-        record = store.lookup(
-            scheme,
-            code,
-            release,
-            edition,
-            language,
-            version=version,
-            relation_limit=relation_limit,
-            relation_offset=relation_offset,
-        )
-        parents = None
-        if not q.as_json and record["match_status"] not in NEGATIVE_MATCH_STATUSES:
-            parents = store.hierarchy(
-                "parents", record["scheme"], record["code"], release, record["edition"], language
+        try:
+            record = store.lookup(
+                scheme,
+                code,
+                release,
+                edition,
+                language,
+                version=version,
+                relation_limit=relation_limit,
+                relation_offset=relation_offset,
             )
-        q.finish(_shaped(record, detail, q), "lookup", parents=parents)
+        except PMGSQueryError as error:
+            raise _code_error(error, q, scheme, code) from None
+        if q.as_json:
+            q.finish(_shaped(record, detail, q), "lookup")
+        context = _lookup_context(store, record, release, language)
+        hints = next_steps.missing_code(store, q, record, release)
+        q.finish(record, "lookup", hints=hints, **context)
+
+
+def _lookup_context(store: Any, record: Any, release: str, language: str) -> dict[str, Any]:
+    """What the Rich view shows beside a found code: its parents, the titles of its relation
+    targets and, for an F-term theme, its viewpoints (all bounded pages)."""
+    if record["match_status"] in NEGATIVE_MATCH_STATUSES:
+        return {}
+    where = (record["scheme"], record["code"], release, record["edition"], language)
+    context: dict[str, Any] = {"parents": store.hierarchy("parents", *where)}
+    targets = [relation["target"] for relation in record["relations"]]
+    if targets:
+        context["titles"] = store.code_titles(targets, language)
+    if record["scheme"] == "fterm" and record["kind"] == "theme":
+        context["viewpoints"] = store.hierarchy("children", *where)
+    return context
+
+
+def _code_error(error: PMGSQueryError, q: Query, scheme: str, code: str) -> Exception:
+    """An INVALID_CODE whose code is written in another scheme's notation names that scheme
+    (``lookup fterm G06F3/048`` → ``lookup fi G06F3/048``); other errors pass unchanged."""
+    if error.code != "INVALID_CODE":
+        return error
+    others = next_steps.code_schemes(code, scheme)
+    if not others:
+        return error
+    commands = " or ".join(next_steps.command(q, "lookup", other, code) for other in others)
+    return CliFailure(
+        error.code,
+        error.message,
+        details=error.details,
+        hint=f"{code} is written as a {' / '.join(others)} code: {commands}",
+    )
 
 
 @click.command()
@@ -106,7 +143,20 @@ def lookup(
     multiple=True,
     help="classification or document (repeatable; default both).",
 )
-@click.option("--document-kind", "document_kinds", multiple=True, help="Document kinds.")
+@click.option(
+    "--document-kind",
+    "document_kinds",
+    multiple=True,
+    help="Document kinds (repeatable): fi_handbook, fi_revision, fterm_explanation, "
+    "fterm_additional_code, ipc_revision, ipc_definition, judge, quarantine.",
+)
+@click.option(
+    "--ipc-edition",
+    "ipc_editions",
+    multiple=True,
+    help="Only these IPC editions (repeatable: 8U, 8B, 7, 7E, 6, 5, 4); FI and F-term are "
+    "not filtered. Without it, an IPC code is one hit listing the editions that match.",
+)
 @click.option("--release", default="current", show_default=True)
 @click.option("--limit", type=int, default=20, show_default=True, help="Hits per type (≤200).")
 @click.option("--classification-offset", type=int, default=0, show_default=True)
@@ -140,6 +190,7 @@ def search(
     schemes: tuple[str, ...],
     content_types: tuple[str, ...],
     document_kinds: tuple[str, ...],
+    ipc_editions: tuple[str, ...],
     release: str,
     limit: int,
     classification_offset: int,
@@ -153,8 +204,11 @@ def search(
 ) -> None:
     """Literal text search over classifications and documents (not semantic).
 
-    With --rank relevance or --any, hits are ranked by BM25 over the lexical indexes and
-    show a score (best = 1.0): how well the words match, not how likely a code fits.
+    One hit per code: an IPC code found in several editions is one hit that lists them.
+    With several schemes, their hits are interleaved (fi, fterm, ipc in turn), so that each
+    is on the first page. With --rank relevance or --any, hits are ranked by BM25 over the
+    lexical indexes and show a score (best = 1.0): how well the words match, not how
+    likely a code fits.
     """
     with q.open_store() as store:
         page = store.search_pmgs(
@@ -170,8 +224,11 @@ def search(
             order=order,
             match="any" if match_any else "all",
             min_score=min_score,
+            ipc_editions=list(ipc_editions) or None,
         )
-    q.finish(_shaped(page, detail, q), "search")
+    if q.as_json:
+        q.finish(_shaped(page, detail, q), "search")
+    q.finish(page, "search", hints=next_steps.empty_search(q, page, schemes))
 
 
 @click.command()
@@ -235,10 +292,35 @@ def hierarchy(
 ) -> None:
     """List the parents, children or descendants of a code (summaries, paged)."""
     with q.open_store() as store:
-        record = store.hierarchy(
-            direction, scheme, code, release, edition, language, limit=limit, offset=offset
+        try:
+            record = store.hierarchy(
+                direction, scheme, code, release, edition, language, limit=limit, offset=offset
+            )
+        except PMGSQueryError as error:
+            raise _code_error(error, q, scheme, code) from None
+        if q.as_json:
+            q.finish(record, "hierarchy")
+        hints = next_steps.missing_code(store, q, record, release) or next_steps.no_children(
+            q, record
         )
-    q.finish(record, "hierarchy")
+        levels = None
+        if direction == "descendants" and record["items"]:
+            levels = _levels(store, record, release, language)
+    q.finish(record, "hierarchy", hints=hints, levels=levels)
+
+
+def _levels(store: Any, page: Any, release: str, language: str) -> list[int]:
+    """Each descendant's depth below the listed code (its number of parents minus the
+    code's), so that the Rich view can indent the subtree."""
+
+    def depth(code: str) -> int:
+        parents = store.hierarchy(
+            "parents", page["scheme"], code, release, page["edition"], language, limit=1
+        )
+        return int(parents["count"])
+
+    root = depth(page["code"])
+    return [max(depth(item["code"]) - root - 1, 0) for item in page["items"]]
 
 
 def installed_releases(root: Path, current: Any) -> list[dict[str, Any]]:

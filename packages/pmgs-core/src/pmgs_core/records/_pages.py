@@ -30,15 +30,31 @@ class ClassificationMatch(TypedDict):
     version: str
     excerpt: str
     source: SourceRef
+    editions: NotRequired[list[str]]
+    """IPC only: the editions holding this text word for word (preferred first)."""
+
+
+class CodeContext(TypedDict):
+    """An ancestor shown beside a hit: an F-term's theme or viewpoint, a subgroup's main group
+    or parent; ``title`` is its first text line in the language searched."""
+
+    code: str
+    kind: str
+    title: str | None
 
 
 class ClassificationSearchHit(TypedDict):
+    """One code; an IPC code matched in several editions is one hit (``editions``), named by
+    its preferred edition (8U, 8B, 7, 7E, 6, 5, 4 in that order)."""
+
     scheme: str
     edition: str | None
     code: str
     kind: str
     record_status: str
     matches: list[ClassificationMatch]
+    editions: NotRequired[list[str]]
+    context: NotRequired[list[CodeContext]]
     score: NotRequired[float]
     matched_terms: NotRequired[list[str]]
 
@@ -62,7 +78,9 @@ class DocumentSearchHit(TypedDict):
     matched_terms: NotRequired[list[str]]
 
 
-class _SearchPageBase(TypedDict):
+class SearchPageBase(TypedDict):
+    """The fields every search page has (imported by the search package to build pages)."""
+
     query: str
     terms: list[SearchTerm]
     search_mode: SearchMode
@@ -84,13 +102,20 @@ class _SearchPageBase(TypedDict):
     candidates_capped: NotRequired[bool]
 
 
-class ClassificationSearchPage(_SearchPageBase):
+SchemeMerge = Literal["single", "interleaved"]
+"""How the hits of several schemes share a page: ``interleaved`` = one hit of each scheme in
+turn (in the order of ``schemes``), so that no scheme pushes another off the page."""
+
+
+class ClassificationSearchPage(SearchPageBase):
     record_type: Literal["classification_search_page"]
     schemes: list[str]
+    ipc_editions: list[str] | None
+    scheme_merge: SchemeMerge
     results: list[ClassificationSearchHit]
 
 
-class DocumentSearchPage(_SearchPageBase):
+class DocumentSearchPage(SearchPageBase):
     record_type: Literal["document_search_page"]
     document_kinds: list[str] | None
     results: list[DocumentSearchHit]

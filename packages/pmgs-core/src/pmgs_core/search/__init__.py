@@ -2,7 +2,8 @@
 
 The store checks its arguments and calls one function of this package per query. Which index
 answers a term of 1, 2 or 3+ characters, the exact check of every candidate and paging that
-groups before it pages are ADR 0004's (with 0008); relevance order is ADR 0012's (``_rank``).
+groups before it pages are ADR 0004's (with 0008); relevance order is ADR 0012's (``_rank``);
+one hit per code across IPC editions and interleaved schemes are ADR 0022's (``_codes``).
 """
 
 from importlib import import_module
@@ -16,6 +17,7 @@ from pmgs_core.search._folding import (
 )
 
 if TYPE_CHECKING:
+    from pmgs_core.search._context import code_context, code_titles
     from pmgs_core.search._paging import (
         MAX_MATCHES_PER_GROUP,
         GroupedPage,
@@ -42,7 +44,7 @@ if TYPE_CHECKING:
     )
     from pmgs_core.search._text import mime_type, search_text
 
-_QUERY_SIDE = ("_plan", "_paging", "_run", "_rank", "_text")
+_QUERY_SIDE = ("_plan", "_paging", "_run", "_rank", "_text", "_context")
 """Modules loaded on the first search. Only the folding is loaded with the package (the index
 builder and the schema need it), so that a cold ``pmgs lookup`` does not pay for the query
 side; ``_run`` imports the other two, so loading all three costs nothing extra."""
@@ -72,6 +74,8 @@ __all__ = [
     "bigram_tokens",
     "candidate_sql",
     "check_query",
+    "code_context",
+    "code_titles",
     "collect_groups",
     "combine_modes",
     "excerpt",

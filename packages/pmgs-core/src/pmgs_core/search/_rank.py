@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 import math
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -66,7 +66,7 @@ class IndexStats:
 class RankedGroup:
     """One classification or document: its normalised score, matched terms and best rows."""
 
-    key: int
+    key: Hashable
     score: float
     raw_score: float
     matched_terms: list[str]
@@ -385,13 +385,17 @@ def rank_groups(
     min_score: float,
     window: tuple[int, int],
     cap: int = CANDIDATE_CAP,
+    group_key: Callable[[Row], Hashable] | None = None,
 ) -> RankedPage:
     """Score the candidates, group them and cut one page (``window`` = limit, offset).
 
     ``tables`` are the trigram table, the bigram table and the content table whose rows
     are counted; ``columns`` the group key's and the body's. A group's rows are its best
     :data:`GROUP_ROWS`; ``order="index"`` keeps the scores but orders groups by their first
-    row in package order.
+    row in package order. ``group_key`` replaces the key column (classifications group by
+    scheme and code, so that one IPC code in several editions is one group); with it, a
+    text that recurs word for word in another unit of the group (the key column: the same line
+    in another edition of the code) counts once.
     """
     fts, bigram, content = tables
     key_column, body_column = columns
@@ -431,15 +435,22 @@ def rank_groups(
             fetch = ((statement(plan, ids), indexed, True, cap),)
             full, _ = _collect(stream, fetch, rows, body_column, cap)
             capped = capped or full
-    scored: dict[int, list[tuple[float, int, Row]]] = {}
-    matched: dict[int, dict[str, None]] = {}
+    scored: dict[Hashable, list[tuple[float, int, Row]]] = {}
+    matched: dict[Hashable, dict[str, None]] = {}
+    texts: dict[tuple[Hashable, str], object] = {}
     for row_id, (row, folded) in rows.items():
+        if group_key is None:
+            key: Hashable = int(row[key_column])
+        else:
+            key = group_key(row)
+            unit = row[key_column]  # the concept: one edition of the code
+            if texts.setdefault((key, folded), unit) != unit:
+                continue
         length = row_length(str(row[body_column]))
         score, terms = score_row(folded, length, plan.terms, weights, stats)
-        key = int(row[key_column])
         scored.setdefault(key, []).append((score, row_id, row))
         matched.setdefault(key, {}).update(dict.fromkeys(terms))
-    raw: list[tuple[float, int, int]] = []  # (group score, first row id, key)
+    raw: list[tuple[float, int, Hashable]] = []  # (group score, first row id, key)
     for key, entries in scored.items():
         entries.sort(key=lambda entry: (-entry[0], entry[1]))
         best, *others = [entry[0] for entry in entries[:GROUP_ROWS]]

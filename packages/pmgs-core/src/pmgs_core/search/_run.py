@@ -8,15 +8,13 @@ page that is returned, happens here, so a reader following one query stays in th
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, Final, TypeVar, cast
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
 
 from pmgs_core.records import (
     CONTENT_ROLE,
     EVIDENCE_NOTICE,
-    ClassificationMatch,
-    ClassificationSearchHit,
     ClassificationSearchPage,
     CombinedSearchPage,
     DocumentMatch,
@@ -27,15 +25,24 @@ from pmgs_core.records import (
     SearchMode,
     SearchTerm,
     SourceRef,
-    code_ref,
 )
-from pmgs_core.search._paging import (
-    GroupedPage,
-    collect_groups,
-    combine_indexes,
-    combine_modes,
-    excerpt,
+from pmgs_core.records._pages import SearchPageBase
+from pmgs_core.schema import IPC_EDITIONS
+from pmgs_core.search._codes import (
+    CLASSIFICATION_COLUMNS,
+    CodeGroup,
+    classification_hit,
+    code_key,
+    index_groups,
+    preferred_first,
+    ranked_groups,
+    shared_reads,
+    text_range,
+    with_editions,
 )
+from pmgs_core.search._context import code_context
+from pmgs_core.search._folding import fold_for_search
+from pmgs_core.search._paging import collect_groups, combine_indexes, combine_modes, excerpt
 from pmgs_core.search._plan import EMPTY_QUERY_MODE, QueryPlan
 from pmgs_core.search._rank import (
     CANDIDATE_CAP,
@@ -88,11 +95,25 @@ class SearchRequest:
     order: Order = "index"
     match: Match = "all"
     min_score: float = 0.0
+    ipc_editions: list[str] | None = None
+    """IPC editions searched (None: all); FI and F-term are not filtered by it."""
+    id_range: tuple[int, int] | None = None
+    """Row ids the one scheme of ``schemes`` lies in (``_codes.text_range``), or None."""
 
     @property
     def ranked(self) -> bool:
         """True when the ranked path answers (relevance order, or any-term matching)."""
         return self.order == "relevance" or self.match == "any"
+
+    def accepts(self, body: str) -> bool:
+        """The exact check of a row: every term (``match="all"``) or any term holds."""
+        plan = self.plan
+        if plan is None:
+            return False
+        if self.match == "all":
+            return plan.matches(body)
+        folded = fold_for_search(body)
+        return any(term in folded for term in plan.folded_terms)
 
 
 def _placeholders(count: int) -> str:
@@ -109,12 +130,15 @@ def candidate_sql(
     joins: str,
     filters: str,
     row_ids: Sequence[int] | None = None,
+    id_range: tuple[int, int] | None = None,
 ) -> tuple[str, list[object]]:
     """The candidate query: the best index drives, rows come in rowid (package) order.
 
     ``CROSS JOIN`` pins the index as the outer loop, so SQLite streams rows in index order
     and never sorts or scans the content table for an indexed term. With ``row_ids`` (the
     ranked path's chosen candidates) the rows are read by id instead, with the same filters.
+    ``id_range`` (first, last row id) is a bound every wanted row lies in: the FTS index
+    seeks to it instead of reading the rows of other schemes that come first.
     """
     trigram, bigrams = plan.trigram_match, plan.bigram_match
     params: list[object] = []
@@ -132,6 +156,9 @@ def candidate_sql(
             f"{joins} WHERE f.{driver} MATCH ?"
         )
         params.append(trigram if trigram is not None else bigrams)
+        if id_range is not None:
+            sql += " AND f.rowid BETWEEN ? AND ?"
+            params.extend(id_range)
         if trigram is not None and bigrams is not None:
             # The unary + keeps SQLite from turning this into the FTS driver's constraint
             # (one MATCH per bigram row, then a sort of every match): the bigram rows are
@@ -144,6 +171,9 @@ def candidate_sql(
         condition = " OR ".join("instr(x.body, ?) > 0" for _ in needles)
         sql = f"SELECT {columns} FROM {content} {joins} WHERE ({condition})"  # noqa: S608
         params.extend(needles)
+        if id_range is not None:
+            sql += " AND x.id BETWEEN ? AND ?"
+            params.extend(id_range)
         order = "x.id"
     return f"{sql} AND {filters} ORDER BY {order}", params
 
@@ -155,15 +185,13 @@ def classification_statement(
 
     Shared by the index-order path and the ranked path (which asks it once per term).
     """
+    editions = request.ipc_editions
     sql, params = candidate_sql(
         plan,
         fts="text_fts",
         bigram="text_bigram",
         content="text AS x",
-        columns=(
-            "x.id, x.language, x.text_type, x.line, x.body, x.source_file_id, x.locator, "
-            "c.id, c.scheme, c.edition, c.code, c.kind, c.status, r.version"
-        ),
+        columns=CLASSIFICATION_COLUMNS,
         joins=(
             "CROSS JOIN revision AS r ON r.id = x.revision_id "
             "CROSS JOIN concept AS c ON c.id = r.concept_id"
@@ -171,10 +199,16 @@ def classification_statement(
         filters=(
             f"x.language = ? AND c.status = 'canonical' AND c.scheme IN "
             f"({_placeholders(len(request.schemes))})"
+            + (
+                ""
+                if editions is None
+                else f" AND (c.scheme <> 'ipc' OR c.edition IN ({_placeholders(len(editions))}))"
+            )
         ),
         row_ids=row_ids,
+        id_range=request.id_range,
     )
-    params.extend([request.language, *request.schemes])
+    params.extend([request.language, *request.schemes, *(editions or [])])
     return sql, params
 
 
@@ -212,13 +246,13 @@ def _index(plan: QueryPlan | None, request: SearchRequest) -> SearchIndex:
     return RANKED_INDEX if request.ranked else plan.index
 
 
-def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dict[str, object]:
+def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> SearchPageBase:
     """The fields both kinds of search page share, for an empty page."""
     plan = request.plan
     terms: list[SearchTerm] = (
         [] if plan is None else [{"term": t.term, "path": t.path} for t in plan.terms]
     )
-    return {
+    base: SearchPageBase = {
         "query": request.query,
         "terms": terms,
         "search_mode": EMPTY_QUERY_MODE if plan is None else plan.search_mode,
@@ -234,74 +268,22 @@ def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> dic
         "attribution": reader.attribution,
         "content_role": CONTENT_ROLE,
         "notice": EVIDENCE_NOTICE,
-        **(
-            {"order": request.order, "match": request.match, "min_score": request.min_score}
-            if request.ranked
-            else {}
-        ),
     }
+    if request.ranked:
+        base["order"] = request.order
+        base["match"] = request.match
+        base["min_score"] = request.min_score
+    return base
 
 
-def _groups(
-    reader: SearchReader,
-    plan: QueryPlan,
-    statement: tuple[str, list[object]],
-    *,
-    key_column: int,
-    body_column: int,
-    limit: int,
-    offset: int,
-) -> GroupedPage[int, tuple[Any, ...]]:
-    """Stream the candidates and keep the page's groups; every row passes the exact check."""
-    sql, params = statement
-    return collect_groups(
-        reader.stream(sql, params),
-        key=lambda row: int(row[key_column]),
-        accept=lambda row: plan.matches(str(row[body_column])),
-        offset=offset,
-        limit=limit,
-    )
-
-
-def _set_hits(page: dict[str, Any], hits: list[Any], has_more: bool, offset: int) -> None:
+def _set_paging(page: SearchPageBase, count: int, has_more: bool, offset: int) -> None:
     """The paging fields of a search page: no total, only whether another group was seen."""
-    page["results"] = hits
-    page["count"] = len(hits)
+    page["count"] = count
     page["has_more"] = has_more
-    page["next_offset"] = offset + len(hits) if has_more else None
+    page["next_offset"] = offset + count if has_more else None
 
 
 _Row = tuple[Any, ...]
-_Hit = TypeVar("_Hit")
-
-
-def _fill_page(
-    page: dict[str, Any],
-    reader: SearchReader,
-    plan: QueryPlan,
-    statement: tuple[str, list[object]],
-    window: tuple[int, int],
-    columns: tuple[int, int],
-    hit: Callable[[list[_Row], tuple[str, ...]], _Hit],
-) -> None:
-    """Group the candidates, make one hit of each group's rows and set the paging fields.
-
-    ``window`` is (limit, offset); ``columns`` are the group key's and the matched body's.
-    """
-    limit, offset = window
-    key_column, body_column = columns
-    grouped = _groups(
-        reader,
-        plan,
-        statement,
-        key_column=key_column,
-        body_column=body_column,
-        limit=limit,
-        offset=offset,
-    )
-    folded = plan.folded_terms
-    hits = [hit(grouped.rows[key], folded) for key in grouped.keys]
-    _set_hits(page, hits, grouped.has_more, offset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,9 +298,17 @@ class ContentSource:
     cap: int
 
     def rank(
-        self, reader: SearchReader, request: SearchRequest, offset: int, *, grouped: bool = True
+        self,
+        reader: SearchReader,
+        request: SearchRequest,
+        offset: int,
+        *,
+        grouped: bool = True,
+        group_key: Callable[[_Row], Hashable] | None = None,
+        share: int = 1,
     ) -> RankedPage:
-        """The ranked groups of one page (``grouped=False``: one group per row)."""
+        """The ranked groups of one page (``grouped=False``: one group per row); ``share``
+        divides the candidate cap among that many statements of one query."""
         plan = request.plan
         if plan is None:
             return RankedPage([], False, False)
@@ -332,44 +322,9 @@ class ContentSource:
             order=request.order,
             min_score=request.min_score,
             window=(request.limit, offset),
-            cap=self.cap,
+            cap=max(self.cap // share, 1),
+            group_key=group_key,
         )
-
-
-def _fill(
-    page: dict[str, Any],
-    reader: SearchReader,
-    request: SearchRequest,
-    offset: int,
-    source: ContentSource,
-    hit: Callable[[list[_Row], tuple[str, ...]], Any],
-) -> None:
-    """Fill a non-blank page by the index-order path, or by the ranked path, which adds
-    ``score`` and ``matched_terms`` to each hit (fields the index-order path does not have)."""
-    plan = request.plan
-    if plan is None:
-        return
-    if not request.ranked:
-        _fill_page(
-            page,
-            reader,
-            plan,
-            source.statement(plan, request, None),
-            (request.limit, offset),
-            (source.key_column, source.body_column),
-            hit,
-        )
-        return
-    ranked = source.rank(reader, request, offset)
-    folded = plan.folded_terms
-    hits = []
-    for group in ranked.groups:
-        record = hit(group.rows, folded)
-        record["score"] = group.score
-        record["matched_terms"] = group.matched_terms
-        hits.append(record)
-    _set_hits(page, hits, ranked.has_more, offset)
-    page["candidates_capped"] = ranked.capped
 
 
 CLASSIFICATION_SOURCE: Final = ContentSource(
@@ -384,86 +339,151 @@ DOCUMENT_SOURCE: Final = ContentSource(
 )
 
 
-def _classification_hit(
-    reader: SearchReader,
-) -> Callable[[list[_Row], tuple[str, ...]], ClassificationSearchHit]:
-    def hit(rows: list[_Row], folded: tuple[str, ...]) -> ClassificationSearchHit:
-        matches: list[ClassificationMatch] = [
-            {
-                "language": str(row[1]),
-                "text_type": str(row[2]),
-                "line": int(row[3]),
-                "version": str(row[13]),
-                "excerpt": excerpt(str(row[4]), folded),
-                "source": reader.source(row[5], row[6]),
-            }
-            for row in rows
-        ]
-        return cast(ClassificationSearchHit, {**code_ref(rows[0][8:13]), "matches": matches})
-
-    return hit
-
-
 def _document_hit(
-    reader: SearchReader,
-) -> Callable[[list[_Row], tuple[str, ...]], DocumentSearchHit]:
-    def hit(rows: list[_Row], folded: tuple[str, ...]) -> DocumentSearchHit:
-        first = rows[0]
-        matches: list[DocumentMatch] = [
-            {
-                "section": int(row[1]),
-                "page": row[2],
-                "heading": row[3],
-                "text_type": row[4],
-                "excerpt": excerpt(str(row[5]), folded),
-                "source": reader.source(row[6], row[7]),
-            }
-            for row in rows
-        ]
-        return {
-            "document_id": str(first[9]),
-            "kind": str(first[10]),
-            "language": first[11],
-            "title": str(first[12]),
-            "matches": matches,
+    rows: list[_Row], folded: tuple[str, ...], reader: SearchReader
+) -> DocumentSearchHit:
+    first = rows[0]
+    matches: list[DocumentMatch] = [
+        {
+            "section": int(row[1]),
+            "page": row[2],
+            "heading": row[3],
+            "text_type": row[4],
+            "excerpt": excerpt(str(row[5]), folded),
+            "source": reader.source(row[6], row[7]),
         }
+        for row in rows
+    ]
+    return {
+        "document_id": str(first[9]),
+        "kind": str(first[10]),
+        "language": first[11],
+        "title": str(first[12]),
+        "matches": matches,
+    }
 
-    return hit
+
+def _code_groups(
+    reader: SearchReader, request: SearchRequest, plan: QueryPlan, offset: int
+) -> tuple[list[CodeGroup], bool, bool | None]:
+    """The page's code groups, whether more follow, and (ranked) whether candidates were cut.
+
+    Every scheme is read on its own and the schemes are interleaved (``_codes``); the ranked
+    path ranks each scheme on its own share of the candidate cap, so that one scheme's rows
+    cannot fill the cap before another's are read, and the query still reads at most the cap.
+    """
+    window = (request.limit, offset)
+    schemes = request.schemes
+    ranges = {scheme: text_range(reader.stream, scheme, request.language) for scheme in schemes}
+    if request.ranked:
+        shared = replace(reader, stream=shared_reads(reader.stream))
+        pages = [
+            CLASSIFICATION_SOURCE.rank(
+                shared,
+                replace(
+                    request,
+                    schemes=[scheme],
+                    limit=CANDIDATE_CAP,
+                    min_score=0.0,
+                    id_range=ranges[scheme],
+                ),
+                0,
+                group_key=code_key,
+                share=len(schemes),
+            )
+            for scheme in schemes
+        ]
+        groups, has_more = ranked_groups(pages, request.min_score, window)
+        return groups, has_more, any(page.capped for page in pages)
+    statements = [
+        classification_statement(plan, replace(request, schemes=[scheme], id_range=ranges[scheme]))
+        for scheme in schemes
+    ]
+    groups, has_more = index_groups(
+        reader.stream, lambda row: plan.matches(str(row[4])), statements, window
+    )
+    return groups, has_more, None
 
 
 def search_classifications(
     reader: SearchReader, request: SearchRequest, offset: int
 ) -> ClassificationSearchPage:
-    """One page of classification hits, one per concept, ranked by first matching line."""
-    page: dict[str, Any] = {
-        "record_type": "classification_search_page",
+    """One page of classification hits: one per code (IPC editions folded), schemes
+    interleaved, each scheme in package order or by relevance (``_codes``)."""
+    page: ClassificationSearchPage = {
         **_page_base(reader, request, offset),
+        "record_type": "classification_search_page",
         "schemes": request.schemes,
+        "ipc_editions": request.ipc_editions,
+        "scheme_merge": "interleaved" if len(request.schemes) > 1 else "single",
         "results": [],
     }
     plan = request.plan
     if plan is None:
-        return cast(ClassificationSearchPage, page)
-    _fill(page, reader, request, offset, CLASSIFICATION_SOURCE, _classification_hit(reader))
-    return cast(ClassificationSearchPage, page)
+        return page
+    groups, has_more, capped = _code_groups(reader, request, plan, offset)
+    with_editions(
+        groups,
+        reader.stream,
+        lambda row: request.accepts(str(row[4])),
+        request.ipc_editions or IPC_EDITIONS,
+        request.language,
+    )
+    firsts = [preferred_first(group.rows)[0] for group in groups]
+    context = code_context(
+        reader.stream,
+        [(int(row[7]), str(row[8]), str(row[11])) for row in firsts],
+        request.language,
+    )
+    for group, first in zip(groups, firsts, strict=True):
+        hit = classification_hit(group.rows, plan.folded_terms, reader.source)
+        if int(first[7]) in context:
+            hit["context"] = context[int(first[7])]
+        if group.score is not None:
+            hit["score"] = group.score
+            hit["matched_terms"] = group.matched_terms
+        page["results"].append(hit)
+    _set_paging(page, len(groups), has_more, offset)
+    if capped is not None:
+        page["candidates_capped"] = capped
+    return page
 
 
 def search_documents(
     reader: SearchReader, request: SearchRequest, offset: int
 ) -> DocumentSearchPage:
     """One page of document hits, one per document; language-less documents match both."""
-    kinds = request.document_kinds
-    page: dict[str, Any] = {
-        "record_type": "document_search_page",
+    page: DocumentSearchPage = {
         **_page_base(reader, request, offset),
-        "document_kinds": kinds,
+        "record_type": "document_search_page",
+        "document_kinds": request.document_kinds,
         "results": [],
     }
     plan = request.plan
     if plan is None:
-        return cast(DocumentSearchPage, page)
-    _fill(page, reader, request, offset, DOCUMENT_SOURCE, _document_hit(reader))
-    return cast(DocumentSearchPage, page)
+        return page
+    folded = plan.folded_terms
+    if not request.ranked:
+        sql, params = document_statement(plan, request)
+        grouped = collect_groups(
+            reader.stream(sql, params),
+            key=lambda row: int(row[8]),
+            accept=lambda row: plan.matches(str(row[5])),
+            offset=offset,
+            limit=request.limit,
+        )
+        page["results"] = [_document_hit(grouped.rows[key], folded, reader) for key in grouped.keys]
+        _set_paging(page, len(grouped.keys), grouped.has_more, offset)
+        return page
+    ranked = DOCUMENT_SOURCE.rank(reader, request, offset)
+    for group in ranked.groups:
+        hit = _document_hit(group.rows, folded, reader)
+        hit["score"] = group.score
+        hit["matched_terms"] = group.matched_terms
+        page["results"].append(hit)
+    _set_paging(page, len(ranked.groups), ranked.has_more, offset)
+    page["candidates_capped"] = ranked.capped
+    return page
 
 
 def search_combined(

@@ -14,13 +14,15 @@ from pmgs_core import search as _engine
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import (
     ClassificationSearchPage,
+    CodeRef,
     CombinedSearchPage,
     DocumentSearchPage,
     TextSearchResult,
 )
-from pmgs_core.schema import DOCUMENT_KINDS
+from pmgs_core.schema import DOCUMENT_KINDS, IPC_EDITIONS
 from pmgs_core.store._arguments import (
     check_content_types,
+    check_edition,
     check_kinds,
     check_language,
     check_limit,
@@ -59,6 +61,7 @@ class SearchMixin(StoreConnection):
         order: str = "index",
         match: str = "all",
         min_score: float = 0.0,
+        ipc_editions: Sequence[str] | None = None,
     ) -> ClassificationSearchPage:
         """Classifications whose texts contain every term of ``query`` (lexical, not semantic).
 
@@ -66,6 +69,10 @@ class SearchMixin(StoreConnection):
         ``order="relevance"`` ranks by BM25 instead and ``match="any"`` accepts texts holding
         any of the terms (more terms rank higher); either adds ``score`` (best = 1.0) and
         ``matched_terms`` to each hit, and ``min_score`` drops hits below it.
+
+        An IPC code matched in several editions is one hit listing its ``editions``;
+        ``ipc_editions`` limits the IPC editions searched. With several schemes, their hits
+        are interleaved (``scheme_merge``), so that none is pushed off the page.
         """
         plan = _engine.check_query(query)
         checked_schemes = check_schemes(schemes)
@@ -73,7 +80,14 @@ class SearchMixin(StoreConnection):
         checked_offset = check_offset(offset, "offset")
         ranking = check_ranking(order, match, min_score)
         request = _engine.SearchRequest(
-            query, plan, checked_language, checked_limit, checked_schemes, None, *ranking
+            query,
+            plan,
+            checked_language,
+            checked_limit,
+            checked_schemes,
+            None,
+            *ranking,
+            ipc_editions=check_ipc_editions(ipc_editions),
         )
         reader = self._search_reader()
         return self._locked(lambda: _engine.search_classifications(reader, request, checked_offset))
@@ -123,12 +137,13 @@ class SearchMixin(StoreConnection):
         order: str = "index",
         match: str = "all",
         min_score: float = 0.0,
+        ipc_editions: Sequence[str] | None = None,
     ) -> CombinedSearchPage:
         """Classifications and documents at once, each paged on its own.
 
         ``limit`` applies to each type separately; continue one type with its own offset.
         ``order``, ``match`` and ``min_score`` are those of :meth:`search` (scores are
-        normalised within each type's page).
+        normalised within each type's page). ``ipc_editions`` is that of :meth:`search`.
         """
         plan = _engine.check_query(query)
         checked_schemes = check_schemes(schemes)
@@ -139,7 +154,14 @@ class SearchMixin(StoreConnection):
         kinds = check_kinds(document_kinds)
         ranking = check_ranking(order, match, min_score)
         request = _engine.SearchRequest(
-            query, plan, checked_language, checked_limit, checked_schemes, kinds, *ranking
+            query,
+            plan,
+            checked_language,
+            checked_limit,
+            checked_schemes,
+            kinds,
+            *ranking,
+            ipc_editions=check_ipc_editions(ipc_editions),
         )
         reader = self._search_reader()
         return self._locked(
@@ -151,6 +173,19 @@ class SearchMixin(StoreConnection):
                 document_offset=doc_offset,
             )
         )
+
+    def code_titles(self, refs: Sequence[CodeRef], language: str = "ja") -> list[str | None]:
+        """The title (first text line, latest revision) of each referenced code, in order.
+
+        For context beside codes a record only names (relation and concordance targets,
+        related classifications): one bounded read for up to 200 references, never a full
+        lookup each. None where the code has no text in ``language`` or does not exist.
+        """
+        checked = check_language(language)
+        if not isinstance(refs, (list, tuple)) or len(refs) > 200:
+            raise PMGSQueryError("INVALID_ARGUMENT", "refs must be a list of at most 200 codes")
+        stream = self._search_reader().stream
+        return self._locked(lambda: _engine.code_titles(stream, list(refs), checked))
 
     def search_text(
         self,
@@ -195,6 +230,22 @@ class SearchMixin(StoreConnection):
                 reader, request, kinds=types, group_by_document=group_by_document
             )
         )
+
+
+def check_ipc_editions(editions: object) -> list[str] | None:
+    """IPC editions of a search filter, normalised and in preference order (None: all)."""
+    if editions is None:
+        return None
+    if isinstance(editions, str):
+        editions = [editions]
+    if not isinstance(editions, (list, tuple)) or not editions:
+        raise PMGSQueryError(
+            "INVALID_EDITION",
+            "ipc_editions must be a non-empty list of IPC editions",
+            {"accepted": list(IPC_EDITIONS)},
+        )
+    checked = {check_edition("ipc", edition) for edition in editions}
+    return [edition for edition in IPC_EDITIONS if edition in checked]
 
 
 def _category(

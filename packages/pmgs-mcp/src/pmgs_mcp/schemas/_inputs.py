@@ -247,6 +247,17 @@ SEARCH_INPUT: Final = object_schema(
                 "description": "Restrict document results to these kinds (see list_categories).",
             }
         ),
+        "ipc_editions": _optional(
+            {
+                "type": "array",
+                "items": {"type": "string", "enum": list(IPC_EDITIONS)},
+                "uniqueItems": True,
+                "minItems": 1,
+                "maxItems": len(IPC_EDITIONS),
+                "description": "Search only these IPC editions (FI and F-term are not "
+                "filtered). Without it, an IPC code is one hit listing its matching editions.",
+            }
+        ),
         **_RANKING,
     },
     required=("query",),

@@ -1,0 +1,140 @@
+"""What to try next after an empty or negative answer, from facts only.
+
+Each line states what was searched (release, language, scheme) and, when a fact supports it,
+one command that works: a code that exists under another scheme, a Latin query under
+``--language ja``. Nothing here guesses a nearby code (the contract forbids guessed
+candidates); a code that is not in the release is reported as such, never replaced.
+Commands repeat the database options the user gave, so that they can be run as printed.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from pmgs_cli.common import NEGATIVE_MATCH_STATUSES, Query
+
+if TYPE_CHECKING:
+    from pmgs_core import (
+        ClassificationRecord,
+        ClassificationSearchPage,
+        CombinedSearchPage,
+        DocumentSearchPage,
+        HierarchyPage,
+    )
+
+__all__ = ["code_schemes", "command", "empty_search", "missing_code", "no_children"]
+
+SCHEMES: Final = ("fi", "fterm", "ipc")
+_LATIN: Final = re.compile(r"[A-Za-z]")
+
+
+def command(q: Query, *words: str) -> str:
+    """``pmgs WORDS`` with the user's ``--db`` / ``--data-dir``, quoted for a shell."""
+    argv = ["pmgs", *words]
+    if q.db is not None:
+        argv += ["--db", str(q.db)]
+    elif q.data_dir is not None:
+        argv += ["--data-dir", str(q.data_dir)]
+    return shlex.join(argv)
+
+
+def code_schemes(code: str, exclude: str) -> list[str]:
+    """The other schemes whose notation ``code`` is written in (a fact of the notation)."""
+    from pmgs_core import InvalidCodeError, parse_code
+
+    found = []
+    for scheme in SCHEMES:
+        if scheme == exclude:
+            continue
+        try:
+            parse_code(scheme, code)
+        except (InvalidCodeError, ValueError):
+            continue
+        found.append(scheme)
+    return found
+
+
+def _elsewhere(store: Any, q: Query, scheme: str, code: str, release: str) -> list[str]:
+    """Lookup commands for the other schemes that hold ``code`` in this release."""
+    hints = []
+    for other in code_schemes(code, scheme):
+        record = store.lookup(other, code, release)
+        if record["match_status"] not in NEGATIVE_MATCH_STATUSES:
+            hints.append(
+                f"{code} is a {other} code in this release: {command(q, 'lookup', other, code)}"
+            )
+    return hints
+
+
+def missing_code(
+    store: Any,
+    q: Query,
+    record: ClassificationRecord | HierarchyPage,
+    release: str,
+) -> list[str]:
+    """A negative lookup: what was asked in which release, and another scheme that has it."""
+    status = record["match_status"]
+    if status not in NEGATIVE_MATCH_STATUSES:
+        return []
+    rel = record["release"]["release_id"]
+    scheme, code = record["scheme"], record["code"]
+    name = f"{scheme} {code}" + (f" (IPC {record['edition']})" if record["edition"] else "")
+    if status == "not_found":
+        lines = [f"{name} is not in release {rel} (not_found: no code is guessed in its place)"]
+        lines += _elsewhere(store, q, scheme, code, release)
+        return lines
+    versions = (
+        [v["version"] for v in record["available_versions"]]
+        if record["record_type"] == "classification"
+        else []
+    )
+    lines = [f"{name}: {status} in release {rel}"]
+    if versions:
+        lines.append(
+            "versions held: "
+            + ", ".join(versions)
+            + f"; e.g. {command(q, 'lookup', scheme, code, '--ipc-version', versions[-1])}"
+        )
+    return lines
+
+
+def no_children(q: Query, page: HierarchyPage) -> list[str]:
+    """An empty children/descendants page of a code that exists: it is a leaf."""
+    if page["items"] or page["offset"] or page["match_status"] in NEGATIVE_MATCH_STATUSES:
+        return []
+    rel = page["release"]["release_id"]
+    if page["direction"] == "parents":
+        return [f"{page['code']} has no parents in release {rel} (a top level code)"]
+    words = ["hierarchy", "parents", page["scheme"], page["code"]]
+    if page["edition"]:
+        words += ["--edition", page["edition"]]
+    return [
+        f"{page['code']} has no {page['direction']} in release {rel} (a leaf); "
+        f"its parents: {command(q, *words)}"
+    ]
+
+
+def empty_search(q: Query, page: CombinedSearchPage, schemes: Sequence[str]) -> list[str]:
+    """Nothing matched: say where it was searched; a Latin query under ja → ``--language en``."""
+    by_type = page["results_by_type"]
+    pages: list[ClassificationSearchPage | DocumentSearchPage] = [
+        typed for typed in (by_type.get("classification"), by_type.get("document")) if typed
+    ]
+    if any(p["results"] for p in pages) or any(p["offset"] for p in pages):
+        return []
+    language = pages[0]["language"] if pages else "ja"
+    rel = page["release"]["release_id"]
+    where = ", ".join(schemes) if schemes else "fi, fterm, ipc"
+    lines = [
+        f"no text of release {rel} in language {language} ({where}; "
+        f"{', '.join(page['content_types'])}) contains {page['query']!r}"
+    ]
+    if language == "ja" and _LATIN.search(page["query"]):
+        lines.append(
+            "English texts are searched with --language en: "
+            + command(q, "search", page["query"], "--language", "en")
+        )
+    return lines

@@ -1,0 +1,291 @@
+"""Classification pages a reader can use: one hit per code, every scheme on the first page.
+
+Two things made the plain grouping (one hit per concept, in package order) hard to read
+(``docs/decisions/0022-*.md``):
+
+* **Editions.** IPC is stored once per edition (8U, 8B, 7, 7E, 6, 5, 4), so a code matched
+  in five editions was five hits. Here the group key is (scheme, code): the code is one hit,
+  its ``editions`` are the editions whose texts match (preferred edition first, the order of
+  :data:`pmgs_core.schema.IPC_EDITIONS`), the hit names the preferred edition, and a text
+  that is the same word for word in several editions is one match listing those editions.
+* **Schemes.** The package holds F-term, then IPC (all editions), then FI; package order
+  put eighty IPC hits before the first FI one. When several schemes are asked for, each is
+  read on its own and the hits are interleaved, one of each scheme in turn (in the order of
+  ``schemes``), until a scheme runs out: the page says so with ``scheme_merge``.
+
+Paging stays exact: scheme ``s`` contributes at most ``offset + limit`` hits to the first
+``offset + limit`` places of the interleaved sequence, so each scheme is read up to that many
+groups (plus one, for ``has_more``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, TypeVar
+
+from pmgs_core.records import ClassificationMatch, ClassificationSearchHit, SchemeMerge, SourceRef
+from pmgs_core.schema import IPC_EDITIONS
+from pmgs_core.search._paging import MAX_MATCHES_PER_GROUP, collect_groups, excerpt
+from pmgs_core.search._rank import RankedPage
+
+__all__ = [
+    "CLASSIFICATION_COLUMNS",
+    "CodeGroup",
+    "SchemeMerge",
+    "classification_hit",
+    "code_key",
+    "edition_statement",
+    "index_groups",
+    "interleave",
+    "preferred_first",
+    "ranked_groups",
+    "shared_reads",
+    "text_range",
+    "with_editions",
+]
+
+Row = tuple[Any, ...]
+Stream = Callable[[str, Sequence[object]], Iterator[Row]]
+T = TypeVar("T")
+
+CLASSIFICATION_COLUMNS: Final = (
+    "x.id, x.language, x.text_type, x.line, x.body, x.source_file_id, x.locator, "
+    "c.id, c.scheme, c.edition, c.code, c.kind, c.status, r.version"
+)
+"""Columns of every classification candidate row (the indexes below refer to them)."""
+
+_BODY, _SCHEME, _EDITION, _CODE = 4, 8, 9, 10
+_EDITION_RANK: Final = {edition: rank for rank, edition in enumerate(IPC_EDITIONS)}
+
+
+def code_key(row: Row) -> Hashable:
+    """The group of a classification row: its scheme and code (editions fold together)."""
+    return (str(row[_SCHEME]), str(row[_CODE]))
+
+
+@dataclass(slots=True)
+class CodeGroup:
+    """One hit before it becomes a record: its rows, and its score on the ranked path."""
+
+    rows: list[Row]
+    score: float | None = None
+    matched_terms: list[str] = field(default_factory=list)
+
+
+def interleave(lists: Sequence[list[T]]) -> list[T]:
+    """One item of each list in turn; a list that runs out drops out of the turn."""
+    merged: list[T] = []
+    for index in range(max((len(items) for items in lists), default=0)):
+        merged.extend(items[index] for items in lists if index < len(items))
+    return merged
+
+
+def index_groups(
+    stream: Stream,
+    accept: Callable[[Row], bool],
+    statements: Sequence[tuple[str, list[object]]],
+    window: tuple[int, int],
+) -> tuple[list[CodeGroup], bool]:
+    """The page's groups in package order, one statement per scheme (module doc).
+
+    With one statement the page is read from ``offset`` on, as before; with several, each
+    scheme is read up to ``offset + limit`` groups and the lists are interleaved.
+    """
+    limit, offset = window
+    if len(statements) == 1:
+        sql, params = statements[0]
+        page = collect_groups(
+            stream(sql, params), key=code_key, accept=accept, offset=offset, limit=limit
+        )
+        return [CodeGroup(page.rows[key]) for key in page.keys], page.has_more
+    lists: list[list[CodeGroup]] = []
+    more = False
+    for sql, params in statements:
+        page = collect_groups(
+            stream(sql, params), key=code_key, accept=accept, offset=0, limit=offset + limit
+        )
+        lists.append([CodeGroup(page.rows[key]) for key in page.keys])
+        more = more or page.has_more
+    merged = interleave(lists)
+    return merged[offset : offset + limit], more or len(merged) > offset + limit
+
+
+def ranked_groups(
+    pages: Sequence[RankedPage], min_score: float, window: tuple[int, int]
+) -> tuple[list[CodeGroup], bool]:
+    """The page's groups from every scheme's whole ranking (``pages``, one per scheme).
+
+    Scores are normalised once over all schemes (the best hit of the query is 1.0, as with
+    one scheme: the BM25 statistics are those of all classification texts, so raw scores of
+    different schemes compare), then ``min_score`` applies and the schemes are interleaved.
+    """
+    top = max((group.raw_score for page in pages for group in page.groups), default=0.0)
+    lists = []
+    for page in pages:
+        kept = []
+        for group in page.groups:
+            score = round(group.raw_score / top, 4) if top > 0 else 0.0
+            if score >= min_score:
+                kept.append(CodeGroup(group.rows, score, group.matched_terms))
+        lists.append(kept)
+    merged = interleave(lists)
+    limit, offset = window
+    return merged[offset : offset + limit], len(merged) > offset + limit
+
+
+_RANGES: dict[tuple[str, str, str, str], tuple[int, int]] = {}
+"""``text_range`` answers of this process, by (database file, logical digest, scheme,
+language): a database is read-only and content-addressed, so they never go stale."""
+_EMPTY_RANGE: Final = (1, 0)
+"""A range no row id lies in (a scheme without texts in that language)."""
+
+
+def text_range(stream: Stream, scheme: str, language: str) -> tuple[int, int]:
+    """The first and last text row id of ``scheme`` in ``language``: a bound every candidate
+    of that scheme lies in, so that its statement seeks past the other schemes' rows.
+
+    The package stores F-term, IPC, then FI; without the bound, FI's first hit costs reading
+    every earlier match. Read once per database and process through the concept index
+    (reference-only concepts included: a wider range stays a bound); a database without a
+    logical digest is read each time.
+    """
+    identity = ""
+    for (value,) in stream("SELECT value FROM metadata WHERE key = 'logical_digest'", []):
+        identity = str(value)
+    path = ""
+    for row in stream("PRAGMA database_list", []):
+        if row[1] == "main":
+            path = str(row[2])
+    key = (path, identity, scheme, language)
+    if identity and key in _RANGES:
+        return _RANGES[key]
+    found = _EMPTY_RANGE
+    for first, last in stream(
+        "SELECT min(x.id), max(x.id) FROM concept AS c "
+        "CROSS JOIN revision AS r ON r.concept_id = c.id "
+        "CROSS JOIN text AS x ON x.revision_id = r.id WHERE c.scheme = ? AND x.language = ?",
+        [scheme, language],
+    ):
+        if first is not None:
+            found = (int(first), int(last))
+    if identity:
+        _RANGES[key] = found
+    return found
+
+
+_SHARED_READS: Final = ("SELECT block FROM ", "SELECT max(id) FROM ", "SELECT rowid FROM ")
+"""Statements of the ranked path that do not depend on the scheme: the index totals, the last
+row id and a term's postings (``_rank``). Ranking several schemes asks each the same."""
+
+
+def shared_reads(stream: Stream) -> Stream:
+    """``stream`` that answers a repeated scheme-independent read from memory (one query).
+
+    Only the bounded reads of :data:`_SHARED_READS` are kept (postings carry a ``LIMIT``);
+    candidate statements still stream and stop early, as they must.
+    """
+    kept: dict[tuple[str, tuple[object, ...]], list[Row]] = {}
+
+    def read(sql: str, params: Sequence[object]) -> Iterator[Row]:
+        if not sql.startswith(_SHARED_READS):
+            return stream(sql, params)
+        key = (sql, tuple(params))
+        if key not in kept:
+            kept[key] = list(stream(sql, params))
+        return iter(kept[key])
+
+    return read
+
+
+def edition_statement(
+    codes: Sequence[str], editions: Sequence[str], language: str
+) -> tuple[str, list[object]]:
+    """Every text of the given IPC codes in the given editions (columns as the candidates).
+
+    Read by the concept index, a bounded query: a page's codes times seven editions.
+    """
+    code_marks = ",".join("?" * len(codes))
+    edition_marks = ",".join("?" * len(editions))
+    sql = (
+        f"SELECT {CLASSIFICATION_COLUMNS} FROM concept AS c "  # noqa: S608
+        "CROSS JOIN revision AS r ON r.concept_id = c.id "
+        "CROSS JOIN text AS x ON x.revision_id = r.id "
+        f"WHERE c.scheme = 'ipc' AND c.edition IN ({edition_marks}) "
+        f"AND c.code IN ({code_marks}) AND c.status = 'canonical' AND x.language = ? "
+        "ORDER BY x.id"
+    )
+    return sql, [*editions, *codes, language]
+
+
+def with_editions(
+    groups: list[CodeGroup],
+    stream: Stream,
+    accept: Callable[[Row], bool],
+    editions: Sequence[str],
+    language: str,
+) -> None:
+    """Give each IPC group the matching rows of *all* its editions (the scan stopped at the
+    page's end, before it reached the older editions of the page's codes)."""
+    ipc = {str(group.rows[0][_CODE]): group for group in groups if group.rows[0][_SCHEME] == "ipc"}
+    if not ipc:
+        return
+    found: dict[str, list[Row]] = {}
+    sql, params = edition_statement(sorted(ipc), editions, language)
+    for row in stream(sql, params):
+        if accept(row):
+            found.setdefault(str(row[_CODE]), []).append(row)
+    for code, group in ipc.items():
+        if code in found:
+            group.rows = found[code]
+
+
+def preferred_first(rows: list[Row]) -> list[Row]:
+    """A code's rows with its preferred IPC edition's first (FI, F-term: unchanged)."""
+    if rows[0][_SCHEME] != "ipc":
+        return rows
+    return sorted(rows, key=lambda row: (_EDITION_RANK.get(str(row[_EDITION]), 99), row[0]))
+
+
+def classification_hit(
+    rows: list[Row], folded: tuple[str, ...], source: Callable[[int, str], SourceRef]
+) -> ClassificationSearchHit:
+    """The record of one code: its preferred edition's rows first, equal texts once."""
+    ipc = rows[0][_SCHEME] == "ipc"
+    rows = preferred_first(rows)
+    first = rows[0]
+    shown: dict[tuple[str, str, str], tuple[Row, list[str]]] = {}
+    editions: dict[str, None] = {}
+    for row in rows:
+        edition = str(row[_EDITION])
+        editions[edition] = None
+        text = (str(row[1]), str(row[2]), str(row[_BODY]))
+        if text in shown:
+            if edition not in shown[text][1]:
+                shown[text][1].append(edition)
+        elif len(shown) < MAX_MATCHES_PER_GROUP:
+            shown[text] = (row, [edition])
+    matches: list[ClassificationMatch] = []
+    for row, row_editions in shown.values():
+        match: ClassificationMatch = {
+            "language": str(row[1]),
+            "text_type": str(row[2]),
+            "line": int(row[3]),
+            "version": str(row[13]),
+            "excerpt": excerpt(str(row[_BODY]), folded),
+            "source": source(row[5], row[6]),
+        }
+        if ipc:
+            match["editions"] = row_editions
+        matches.append(match)
+    hit: ClassificationSearchHit = {
+        "scheme": str(first[_SCHEME]),
+        "edition": str(first[_EDITION]) or None,
+        "code": str(first[_CODE]),
+        "kind": str(first[11]),
+        "record_status": str(first[12]),
+        "matches": matches,
+    }
+    if ipc:
+        hit["editions"] = list(editions)
+    return hit
