@@ -6,8 +6,8 @@ still be exactly the distinct pairs of :func:`bigram_tokens`, which the query si
 
 from __future__ import annotations
 
-import pmgs_core.search._folding as folding
-from pmgs_core.search._folding import bigram_tokens, index_bigrams
+import pmgs_core.folding as folding
+from pmgs_core.folding import bigram_tokens, index_bigrams
 
 
 def _tokens(text: str) -> set[str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -17,6 +16,16 @@ from typing import Any, Final, NoReturn, TypeVar, cast
 
 import click
 
+from pmgs_cli.exits import (
+    EXIT_DATABASE,
+    EXIT_INTERNAL,
+    EXIT_NEGATIVE,
+    EXIT_NOT_FOUND,
+    EXIT_OK,
+    EXIT_SETUP,
+    EXIT_USAGE,
+    quiet_broken_pipe,
+)
 from pmgs_core import ERROR_CATEGORIES
 
 __all__ = [
@@ -39,23 +48,6 @@ __all__ = [
     "query_options",
     "quiet_broken_pipe",
 ]
-
-EXIT_OK: Final = 0
-"""Success."""
-EXIT_NEGATIVE: Final = 1
-"""A well-formed negative answer (``lookup`` not_found / version_not_found /
-not_valid_at_release, a failed ``doctor`` or ``validate``); the record is still printed."""
-EXIT_USAGE: Final = 2
-"""Bad input: click usage errors and every ``INVALID_*`` code of the store."""
-EXIT_DATABASE: Final = 3
-"""No usable database: missing, bad pointer, pointer mismatch, schema, corrupt file."""
-EXIT_NOT_FOUND: Final = 4
-"""The database is fine but cannot answer: unknown release/document/selector, multiple
-active revisions, response too large."""
-EXIT_SETUP: Final = 5
-"""``setup``/``build`` failed; the pointer and existing databases are unchanged."""
-EXIT_INTERNAL: Final = 70
-"""An unexpected internal error (a bug); rerun with ``--debug`` for the traceback."""
 
 _DATABASE_CODES: Final = frozenset(
     code for code, category in ERROR_CATEGORIES.items() if category == "database"
@@ -202,21 +194,6 @@ class CliFailure(Exception):
         self.details = dict(details or {})
         self.exit_code = exit_code if exit_code is not None else exit_code_for(code)
         self.hint = hint
-
-
-def quiet_broken_pipe() -> NoReturn:
-    """The reader of stdout went away (``pmgs search … | head``): exit 0 without a word.
-
-    The answer was delivered as far as it was wanted; exit 1 would read as a negative answer
-    in a script. stdout is pointed at the null device so that the interpreter's final flush
-    does not fail a second time.
-    """
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # pragma: no cover - stdout without a descriptor
-        pass
-    sys.exit(EXIT_OK)
 
 
 def emit_json(data: object) -> None:

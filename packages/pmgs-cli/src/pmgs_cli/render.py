@@ -21,7 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from pmgs_cli.common import quiet_broken_pipe
+from pmgs_cli.exits import quiet_broken_pipe
 from pmgs_core import (
     ClassificationRecord,
     ClassificationSearchHit,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import sqlite3
 from typing import Final
 
-# The folding and bigram cutting live with search, which owns how text is tokenised; the
+# The folding and bigram cutting live in pmgs_core.folding (a leaf module); the
 # names stay importable from here because the builder and older callers import them so.
-from pmgs_core.search._folding import (
+from pmgs_core.folding import (
     bigram_tokens,
     fold_for_search,
     index_bigrams,

@@ -9,7 +9,7 @@ one hit per code across IPC editions and interleaved schemes are ADR 0022's (``_
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from pmgs_core.search._folding import (
+from pmgs_core.folding import (
     bigram_tokens,
     fold_for_search,
     index_bigrams,

@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Final, Generic, TypeVar
 
+from pmgs_core.folding import fold_for_search
 from pmgs_core.records import SearchIndex, SearchMode
-from pmgs_core.search._folding import fold_for_search
 from pmgs_core.search._plan import EMPTY_QUERY_MODE
 
 __all__ = [

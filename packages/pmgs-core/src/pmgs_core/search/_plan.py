@@ -1,7 +1,7 @@
 """The plan of a query: which index answers each term, and the MATCH text it is asked with.
 
 A term of 3+ characters goes to the trigram tables, one of 2 to the bigram tables (tokens cut
-by :func:`pmgs_core.search._folding.bigram_tokens`, exactly as the builder cut the rows), one
+by :func:`pmgs_core.folding.bigram_tokens`, exactly as the builder cut the rows), one
 of 1 to a literal scan; :meth:`QueryPlan.matches` is the exact check every candidate passes.
 """
 
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from pmgs_core.errors import PMGSQueryError
+from pmgs_core.folding import bigram_tokens, fold_for_search
 from pmgs_core.records import SearchIndex, SearchMode
-from pmgs_core.search._folding import bigram_tokens, fold_for_search
-from pmgs_core.store._arguments import is_text
+from pmgs_core.storable import is_text
 
 __all__ = [
     "MAX_QUERY_CHARS",

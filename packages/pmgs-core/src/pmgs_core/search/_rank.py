@@ -14,8 +14,8 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from pmgs_core.folding import fold_for_search
 from pmgs_core.records import SearchIndex
-from pmgs_core.search._folding import fold_for_search
 from pmgs_core.search._plan import QueryPlan, TermPlan, _fts_phrase, covering_trigrams
 
 __all__ = [

@@ -12,6 +12,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from pmgs_core.folding import fold_for_search
 from pmgs_core.records import (
     CONTENT_ROLE,
     EVIDENCE_NOTICE,
@@ -41,7 +42,6 @@ from pmgs_core.search._codes import (
     with_editions,
 )
 from pmgs_core.search._context import code_context
-from pmgs_core.search._folding import fold_for_search
 from pmgs_core.search._paging import collect_groups, combine_indexes, combine_modes, excerpt
 from pmgs_core.search._plan import EMPTY_QUERY_MODE, QueryPlan
 from pmgs_core.search._rank import (

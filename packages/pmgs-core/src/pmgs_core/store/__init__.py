@@ -7,9 +7,9 @@ facade over one private module a capability (ADR 0011); record shapes are in
 
 from __future__ import annotations
 
-from pmgs_core.check import CheckMixin
 from pmgs_core.store._arguments import MAX_LIMIT
 from pmgs_core.store._catalog import CatalogMixin
+from pmgs_core.store._check import CheckMixin
 from pmgs_core.store._documents import DocumentsMixin
 from pmgs_core.store._hierarchy import HierarchyMixin
 from pmgs_core.store._lookup import LookupMixin

@@ -12,6 +12,7 @@ from typing import Final, Literal, cast
 
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.schema import DOCUMENT_KINDS, IPC_EDITIONS
+from pmgs_core.storable import is_text
 
 __all__ = [
     "CONTENT_TYPES",
@@ -207,21 +208,6 @@ def check_content_types(content_types: object) -> list[str]:
         "content_types must be a non-empty list of classification, document",
     )
     return [item for item in CONTENT_TYPES if item in checked]
-
-
-def is_text(value: str) -> bool:
-    """Whether ``value`` can be stored in the database as text: encodable UTF-8 without NUL.
-
-    JSON (``"\\u0000"``, ``"\\ud800"``) and Python callers can hand over strings that no
-    database row can hold; they are refused by the caller's own code before any SQL runs.
-    """
-    if "\x00" in value:
-        return False
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 ORDERS: Final[tuple[Literal["index"], Literal["relevance"]]] = ("index", "relevance")

@@ -1,30 +1,36 @@
-"""What one code is in a release: present, changed, abolished, not valid, or not there.
+"""The store's ``check_codes``: each code of a formula with its status in the release.
 
-Evidence comes only from the database: the FI revision documents (one segment per
-``<infor>`` element, heading = the code) and the IPC revision table's ``amended_to`` edges.
-Transfer targets are the ``移行先`` fields of those records as stored, never computed from
-the hierarchy or the concordance; a code with several targets has several records, and all
-of them are returned.
+Reading the formula and the record shapes are :mod:`pmgs_core.check`'s; this module resolves
+each code against the database, quoting the revision records as stored (ADR 0025): the FI
+revision documents (one segment per ``<infor>`` element, heading = the code) and the IPC
+revision table's ``amended_to`` edges. Transfer targets are never computed.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from pmgs_core.check._records import CheckStatus, RevisionEvidence
+from pmgs_core.check import (
+    ATTENTION_STATUSES,
+    MAX_CHECK_CODES,
+    CheckStatus,
+    CodeCheckItem,
+    CodeCheckRecord,
+    InputKind,
+    RevisionEvidence,
+    check_since,
+    occurrence_item,
+    read_occurrences,
+)
+from pmgs_core.errors import PMGSQueryError
 from pmgs_core.notation import parse_code
+from pmgs_core.records import CONTENT_ROLE, EVIDENCE_NOTICE
+from pmgs_core.schema import SCHEMES
+from pmgs_core.store._arguments import valid_at
+from pmgs_core.store._connection import StoreConnection
 
-if TYPE_CHECKING:
-    from pmgs_core.store._connection import StoreConnection
-
-    _Base = StoreConnection
-else:
-    # PMGSStore (pmgs_core.store) is assembled from this mixin, so the store package cannot
-    # be imported here at run time; the connection plumbing comes with PMGSStore itself.
-    _Base = object
-
-__all__ = ["Resolution", "StatusReader"]
+__all__ = ["CheckMixin"]
 
 _LABEL: Final = "(?:旧名称|新名称|名称|移行先|日付)"
 _FIELD: Final = re.compile(rf"(?:\A| / )({_LABEL}): (.*?)(?= / {_LABEL}: |\Z)", re.DOTALL)
@@ -38,8 +44,8 @@ def _fields(body: str) -> dict[str, str]:
     return {match.group(1): match.group(2) for match in _FIELD.finditer(body)}
 
 
-class StatusReader(_Base):
-    """Status resolution; used by :class:`pmgs_core.check.CheckMixin` under the store lock."""
+class _StatusReader(StoreConnection):
+    """Status resolution from the revision records, run under the store lock."""
 
     def _concept(self, scheme: str, edition: str, code: str) -> tuple[Any, ...] | None:
         return self._one(
@@ -134,8 +140,6 @@ class StatusReader(_Base):
         return "not_found", f"the theme {theme} exists but has no such F-term", []
 
     def _resolve_ipc(self, code: str) -> Resolution:
-        from pmgs_core.store._arguments import valid_at  # loaded with PMGSStore by now
-
         concept = self._concept("ipc", "8U", code)
         if concept is not None and concept[1] == "canonical":
             revisions = self._rows(
@@ -165,3 +169,68 @@ class StatusReader(_Base):
         if scheme == "fterm":
             return self._resolve_fterm(code)
         return self._resolve_ipc(code)
+
+
+class CheckMixin(_StatusReader):
+    """The check capability of :class:`pmgs_core.PMGSStore`."""
+
+    def check_codes(
+        self,
+        text: str,
+        *,
+        release: str = "current",
+        since: str | None = None,
+        scheme: str | None = None,
+        input_kind: InputKind | None = None,
+        column: str | None = None,
+        max_codes: int = MAX_CHECK_CODES,
+    ) -> CodeCheckRecord:
+        """Every code occurrence of ``text`` with its status in the release.
+
+        ``since`` (ISO date): a present FI code with a revision record dated on or after it
+        is ``changed``. ``scheme``: the scheme of untagged codes (else read from the shape;
+        two readings are ``ambiguous_scheme``). ``input_kind`` / ``column``: force how the
+        text is read. More than ``max_codes`` occurrences is ``TOO_MANY_ITEMS``; bad syntax or
+        an unknown tag is ``INVALID_QUERY`` with ``details.reason`` and the position.
+        """
+        self._check_release(release)
+        if not isinstance(text, str):
+            raise PMGSQueryError("INVALID_ARGUMENT", "text must be a string")
+        if scheme is not None and scheme not in SCHEMES:
+            raise PMGSQueryError("INVALID_SCHEME", "scheme must be one of fi, ipc, fterm")
+        if input_kind not in (None, "formula", "lines", "csv"):
+            raise PMGSQueryError("INVALID_ARGUMENT", "input_kind must be formula, lines or csv")
+        checked_since = check_since(since)
+        kind, occurrences = read_occurrences(
+            text, kind=input_kind, column=column, limit=max(1, min(max_codes, MAX_CHECK_CODES))
+        )
+        items = [occurrence_item(index, found, scheme) for index, found in enumerate(occurrences)]
+        return self._locked(lambda: self._check(items, kind, checked_since))
+
+    def _check(
+        self, items: list[CodeCheckItem], kind: InputKind, since: str | None
+    ) -> CodeCheckRecord:
+        cache: dict[tuple[str, str], Resolution] = {}
+        counts: dict[str, int] = {}
+        for item in items:
+            scheme, code = item["scheme"], item["code"]
+            if scheme is not None and code is not None:
+                key = (scheme, code)
+                if key not in cache:
+                    cache[key] = self._resolve(scheme, code, since)
+                status, message, evidence = cache[key]
+                item["status"], item["message"], item["revisions"] = status, message, evidence
+            counts[item["status"]] = counts.get(item["status"], 0) + 1
+        return {
+            "record_type": "code_check",
+            "release": self._release_ref(),
+            "since": since,
+            "input_kind": kind,
+            "code_count": len(items),
+            "needs_attention": sum(1 for item in items if item["status"] in ATTENTION_STATUSES),
+            "status_counts": dict(sorted(counts.items())),
+            "items": items,
+            "attribution": self._attribution,
+            "content_role": CONTENT_ROLE,
+            "notice": EVIDENCE_NOTICE,
+        }
