@@ -158,7 +158,7 @@ def _broken_zip(root: Path) -> Path:
 
 @pytest.mark.parametrize(
     ("make", "reason"),
-    [(_plain_folder, "not named like a release"), (_broken_zip, "not a readable ZIP")],
+    [(_plain_folder, "no PMGS release was found"), (_broken_zip, "not a readable ZIP")],
 )
 def test_setup_of_a_wrong_source_says_why(
     pmgs: Runner, tmp_path: Path, make: Callable[[Path], Path], reason: str
@@ -172,8 +172,9 @@ def test_setup_of_a_wrong_source_says_why(
 
 def test_docs_list_commands_that_exist_and_one_exit_code_table(pmgs: Runner) -> None:
     text = DOCS.read_text(encoding="utf-8")
-    rows = re.findall(r"^\| `([a-z-]+)[^`]*` \|", text, flags=re.MULTILINE)
-    assert {"lookup", "search", "release", "validate"} <= set(rows)
+    commands = text.split("## Commands", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([a-z-]+)[^`]*` \|", commands, flags=re.MULTILINE)
+    assert {"lookup", "search", "release", "validate", "check", "diff"} <= set(rows)
     for command in rows:
         assert pmgs(command, "--help").returncode == 0, command
     assert "release current" not in text

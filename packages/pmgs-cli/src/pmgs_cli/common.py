@@ -135,7 +135,7 @@ def hint_for(code: str, message: str = "", details: Mapping[str, Any] | None = N
         )
     issues = (details or {}).get("issues")
     if code == "SOURCE_INVALID" and isinstance(issues, list) and issues:
-        reasons = [_SOURCE_REASONS.get(str(issue), str(issue)) for issue in issues]
+        reasons = [_SOURCE_REASONS.get(str(issue), "see the message above") for issue in issues]
         return "; ".join(reasons) + f" ({', '.join(map(str, issues))})."
     accepted = (details or {}).get("accepted")
     if isinstance(accepted, list) and accepted:
@@ -144,8 +144,8 @@ def hint_for(code: str, message: str = "", details: Mapping[str, Any] | None = N
 
 
 _SOURCE_REASONS: Final[Mapping[str, str]] = {
-    "RELEASE_ID_INVALID": "the folder is not named like a release (JPPM and digits): give the "
-    "release directory itself (…/JPPM2026002), or name it with --release JPPMnnnnnnn",
+    "RELEASE_ID_INVALID": "the release folder is not named like a release (JPPM and digits), "
+    "or the files sit at the top without it: name it with --release JPPMnnnnnnn",
     "SOURCE_NOT_DIRECTORY": "the path is neither a directory nor a ZIP file",
     "SOURCE_SYMLINK": "the folder holds a symbolic link, which is never followed",
     "SOURCE_NOT_REGULAR_FILE": "the folder holds a special file (FIFO, socket or device)",
@@ -161,7 +161,13 @@ _SOURCE_REASONS: Final[Mapping[str, str]] = {
     "ZIP_INVALID": "the file is not a readable ZIP archive (damaged or incomplete download?)",
     "ZIP_MEMBER_UNSAFE": "the ZIP holds a member name that could leave the package, or a link",
     "ZIP_TOO_LARGE": "the ZIP's members exceed the size, count or compression-ratio bounds",
-    "ZIP_LAYOUT_INVALID": "the ZIP does not hold exactly one JPPM… release directory",
+    "ZIP_LAYOUT_INVALID": "the ZIP holds two members whose names differ only in letter case "
+    "or Unicode form",
+    "RELEASE_FOLDER_NOT_FOUND": "no PMGS release was found in it, at the top or up to three "
+    "folders down (the message lists what is there): give the JPPM… release folder or the "
+    "ZIP as downloaded",
+    "RELEASE_FOLDER_AMBIGUOUS": "it holds two PMGS releases at the same depth: give one "
+    "release folder",
 }
 """Why ``setup``/``build`` refused a source, by the build's issue code (``details.issues``)."""
 

@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="default",
         help=(
             "default: lookup_classification, search_pmgs, get_pmgs_document; all: also "
-            "search_text, list_documents, list_categories, get_document_count, release_info"
+            "search_text, list_documents, list_categories, get_document_count, release_info, "
+            "check_classification_codes"
         ),
     )
     write = parser.add_argument_group("the user's collection (writable, beside the release)")
