@@ -62,8 +62,15 @@ class Bystander:
     failed: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
+    done: threading.Event = field(default_factory=threading.Event)
 
     def run(self) -> None:
+        try:
+            self._loop()
+        finally:
+            self.done.set()
+
+    def _loop(self) -> None:
         arguments = {"scheme": "fi", "code": self.code}
         with httpx2.Client(
             base_url=self.server.base_url, headers=self.server.headers, timeout=HANG
@@ -380,7 +387,8 @@ def test_after_the_hostile_clients(
     results: dict[str, Any],
 ) -> None:
     bystander.stop.set()
-    time.sleep(0.5)
+    # The request in flight ends before the counts are read.
+    assert bystander.done.wait(HANG), "the well-behaved client never finished its last request"
     assert server.alive(), server.stderr()[-3000:]
     assert not bystander.failed, bystander.failed[:5]
     assert "Traceback" not in server.stderr(), server.stderr()[-3000:]

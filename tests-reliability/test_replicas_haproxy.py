@@ -42,6 +42,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from pmgs_build import build_database
 from pmgs_build.testing import generate_package
+from pmgs_build.testing.kit import free_port, wait_until_serving
 
 RELEASES = ("JPPM2026002", "JPPM2026003")
 REPLICAS = 3
@@ -81,12 +82,6 @@ backend replicas
     default-server check inter 300ms fall 1 rise 1
 {servers}
 """
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _haproxy() -> str:
@@ -161,14 +156,9 @@ class Replica:
                 stdout=out,
                 stderr=out,
             )
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, log.read_text(errors="replace")
-            with contextlib.suppress(httpx2.TransportError):
-                if httpx2.get(f"http://127.0.0.1:{self.port}/ready", timeout=1.0).is_success:
-                    return
-            time.sleep(0.1)
-        raise AssertionError(f"{self.name} never became ready: {log.read_text(errors='replace')}")
+        # The port is fixed (HAProxy's configuration names it): a stranger answering on it
+        # is an error here, not a retry.
+        wait_until_serving(self.process, self.port, "/ready", timeout=START_TIMEOUT, log=log)
 
     def stop(self, sig: signal.Signals = signal.SIGTERM) -> None:
         """Send ``sig`` and wait for the exit (uvicorn finishes in-flight requests on TERM)."""
@@ -216,8 +206,8 @@ def cluster(
     workdir: Path, db: Path, replicas: int = REPLICAS
 ) -> Iterator[tuple[Balancer, list[Replica]]]:
     """``replicas`` replicas serving ``db`` behind a fresh HAProxy; everything stopped after."""
-    front = _free_port()
-    nodes = [Replica(f"r{i}", _free_port(), workdir, f"127.0.0.1:{front}") for i in range(replicas)]
+    front = free_port()
+    nodes = [Replica(f"r{i}", free_port(), workdir, f"127.0.0.1:{front}") for i in range(replicas)]
     sock = workdir / "haproxy.sock"
     servers = "\n".join(f"    server {r.name} 127.0.0.1:{r.port}" for r in nodes)
     config = workdir / "haproxy.cfg"
@@ -231,10 +221,14 @@ def cluster(
             [_haproxy(), "-f", str(config), "-db"], stdout=log, stderr=log, stdin=subprocess.DEVNULL
         )
         deadline = time.monotonic() + START_TIMEOUT
-        while not sock.exists() and time.monotonic() < deadline:
-            assert haproxy.poll() is None, (workdir / "haproxy.log").read_text()
-            time.sleep(0.1)
         balancer = Balancer(haproxy, front, sock)
+        # The socket file exists from bind(); it answers only once HAProxy listens on it.
+        while time.monotonic() < deadline:
+            assert haproxy.poll() is None, (workdir / "haproxy.log").read_text()
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                balancer.status()
+                break
+            time.sleep(0.1)
         for node in nodes:
             balancer.wait_up(node.name)
         yield balancer, nodes

@@ -62,7 +62,8 @@ def record_order(log: str, hold: str, data: bytes) -> list[str]:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             path = Path(log)
-            if path.exists() and len(path.read_text().split()) >= 3:
+            # Complete lines only: a digest being appended is not yet a finished file.
+            if path.exists() and path.read_text().count("\\n") >= 3:
                 break
             time.sleep(0.01)
     pages = extract_pages(data)
