@@ -1,13 +1,21 @@
-"""Shared fixtures: the installed ``pmgs`` as a subprocess and one sample data dir per session."""
+"""Shared fixtures: ``pmgs`` run in process (``pmgs_cli.main``), and as the installed script
+where the process itself is under test, and one sample data dir per session.
+
+The in-process runner returns what a subprocess would (exit code, stdout, stderr), so a test
+reads the same either way; it runs ``main(argv)`` with stdout and stderr redirected, the
+environment the call names, and Rich's width fixed at 160 columns (the script's ``COLUMNS``).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -16,14 +24,50 @@ from pmgs_build import sample_package_path
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 
+WIDTH = "160"
+"""Terminal width of every run (Rich reads ``COLUMNS``; the module console when imported)."""
+
+os.environ["COLUMNS"] = WIDTH  # before pmgs_cli is first imported: its console reads it once
+
+
+@contextlib.contextmanager
+def _environment(changes: Mapping[str, str]) -> Iterator[None]:
+    """``os.environ`` with ``changes`` applied and ``PMGS_REFERENCE_DB`` removed, restored after."""
+    saved = dict(os.environ)
+    os.environ.pop("PMGS_REFERENCE_DB", None)
+    os.environ.update({"COLUMNS": WIDTH, **changes})
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
 
 def run_pmgs(
-    *args: str | os.PathLike[str], env: dict[str, str] | None = None, timeout: float = 120
+    *args: str | os.PathLike[str], env: Mapping[str, str] | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
-    """Run the installed console script (not an in-process call)."""
+    """``pmgs_cli.main(args)`` in this process, with its output captured.
+
+    ``timeout`` is accepted for the same signature as :func:`run_pmgs_process` and unused: a
+    call that hangs here hangs the test run, which pytest's own timeout (or CI's) reports.
+    """
+    from pmgs_cli import main
+
+    argv = [os.fspath(arg) for arg in args]
+    out, err = io.StringIO(), io.StringIO()
+    with _environment(env or {}), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    assert isinstance(code, int), f"main returned {code!r}, not an exit code"
+    return subprocess.CompletedProcess(["pmgs", *argv], code, out.getvalue(), err.getvalue())
+
+
+def run_pmgs_process(
+    *args: str | os.PathLike[str], env: Mapping[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """Run the installed console script: for tests of the process (exit, kills, timeouts)."""
     exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
     assert exe is not None, "the pmgs console script is not installed"
-    merged = dict(os.environ, COLUMNS="160")
+    merged = dict(os.environ, COLUMNS=WIDTH)
     merged.pop("PMGS_REFERENCE_DB", None)
     if env:
         merged.update(env)
@@ -40,8 +84,14 @@ def run_pmgs(
 
 @pytest.fixture(scope="session")
 def pmgs() -> Runner:
-    """The runner."""
+    """``pmgs`` in process."""
     return run_pmgs
+
+
+@pytest.fixture(scope="session")
+def pmgs_process() -> Runner:
+    """``pmgs`` as the installed console script, in a child process."""
+    return run_pmgs_process
 
 
 @pytest.fixture(scope="session")
