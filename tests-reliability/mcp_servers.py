@@ -9,7 +9,6 @@ build half of the suite and this half grow without editing the same table.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import select
@@ -21,9 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from pmgs_build import build_database
-from pmgs_build.testing import generate_package
-from pmgs_build.testing.kit import serve_on_free_port, stop_process
+from pmgs_build.testing.kit import build_reference, serve_on_free_port, stop_process
 
 SERVER_PROFILES: dict[str, dict[str, Any]] = {
     # frames per transport; load clients, seconds and database scale
@@ -45,14 +42,6 @@ def pmgs_exe() -> str:
     return exe
 
 
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 @dataclass(frozen=True)
 class Database:
     """A built reference database and what the package says it holds."""
@@ -69,10 +58,9 @@ class Database:
 
 
 def build_sample(root: Path, scale: float, seed: int = 7) -> Database:
-    package = generate_package(root / "package", scale=scale, seed=seed, with_documents=True)
-    db = root / "reference.sqlite"
-    build_database(package.path, db)
-    return Database(db, dict(package.examples), scale)
+    """The shared kit's reference, with the document groups, at ``scale``."""
+    made = build_reference(root, scale=scale, seed=seed, with_documents=True)
+    return Database(made.db, made.examples, scale)
 
 
 def rss_kib(pid: int) -> int:

@@ -20,7 +20,6 @@ beside the output (``.OUT.tmp-PID``) are counted and reported, since a kill cann
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import random
@@ -37,6 +36,7 @@ from typing import Any
 import pytest
 
 from pmgs_build.testing import generate_package
+from pmgs_build.testing.kit import file_sha256
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="SIGKILL, process groups read from /proc"
@@ -77,10 +77,6 @@ def pmgs(*args: str | Path, timeout: float = 120) -> subprocess.CompletedProcess
         check=False,
         timeout=timeout,
     )
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -166,7 +162,7 @@ def read_pointer(root: Path) -> dict[str, Any] | None:
     assert isinstance(pointer, dict), pointer
     database = root / pointer["database"]
     assert database.is_file(), f"the pointer names a missing database: {pointer}"
-    assert sha256(database) == pointer["database_sha256"], "the pointed database changed"
+    assert file_sha256(database) == pointer["database_sha256"], "the pointed database changed"
     return pointer
 
 
@@ -201,7 +197,7 @@ def unexpected_files(root: Path) -> list[str]:
             and len(parts) == 5
             and path.suffix == ".sqlite"
             and len(path.stem) == _SHA_NAME_LEN
-            and sha256(path) == path.stem
+            and file_sha256(path) == path.stem
         ):
             continue
         odd.append(relative.as_posix())
@@ -295,7 +291,7 @@ def test_setup_survives_sigkill_at_random_moments(
         pointer = read_pointer(root)
         if upgrade:
             assert pointer is not None, f"{where}: the upgrade lost the pointer"
-            assert sha256(root / packages.first_database) == packages.first_sha256, where
+            assert file_sha256(root / packages.first_database) == packages.first_sha256, where
         if pointer is not None:
             release, digest = current_release(root)
             assert release == pointer["release"], where
@@ -317,7 +313,7 @@ def test_setup_survives_sigkill_at_random_moments(
         assert pointer is not None, where
         assert current_release(root) == (source.name, digests[source.name]), where
         if upgrade:
-            assert sha256(root / packages.first_database) == packages.first_sha256, where
+            assert file_sha256(root / packages.first_database) == packages.first_sha256, where
         assert unexpected_files(root) == [], f"{where}: left behind"
         shutil.rmtree(root)
     figures.sections["setup_sigkill"] = {

@@ -16,7 +16,6 @@ the previous release's database byte for byte on an upgrade) and no staging left
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import resource
@@ -30,6 +29,7 @@ from typing import Any
 import pytest
 
 from pmgs_build.testing import generate_package
+from pmgs_build.testing.kit import file_sha256
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_FSIZE")
 
@@ -84,10 +84,6 @@ def _issue_codes(error: dict[str, Any]) -> set[str]:
         issue if isinstance(issue, str) else issue["code"]
         for issue in error.get("details", {}).get("issues", [])
     }
-
-
-def _sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _files(root: Path) -> list[str]:
@@ -155,14 +151,14 @@ def test_setup_upgrade_past_a_file_size_limit(
     pointer_bytes = pointer_path.read_bytes()
     pointer = json.loads(pointer_bytes)
     database = root / pointer["database"]
-    database_sha = _sha(database)
+    database_sha = file_sha256(database)
     before = _files(root)
 
     result = pmgs("setup", packages[NEXT], "--data-dir", root, "--json", fsize=full_size // 3)
     error = _error(result)
     assert error["code"] == "OUTPUT_WRITE_FAILED", error
     assert pointer_path.read_bytes() == pointer_bytes
-    assert _sha(database) == database_sha == pointer["database_sha256"]
+    assert file_sha256(database) == database_sha == pointer["database_sha256"]
     assert not (root / "staging").exists()
     after = [f for f in _files(root) if f not in before]
     assert all(f.startswith("state/runs/") for f in after), after

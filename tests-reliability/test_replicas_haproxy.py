@@ -40,9 +40,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from pmgs_build import build_database
-from pmgs_build.testing import generate_package
-from pmgs_build.testing.kit import free_port, wait_until_serving
+from pmgs_build.testing.kit import build_reference, free_port, wait_until_serving
 
 RELEASES = ("JPPM2026002", "JPPM2026003")
 REPLICAS = 3
@@ -113,11 +111,9 @@ def databases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """One database per release, built from synthetic packages."""
     root = tmp_path_factory.mktemp("replica-releases")
     built = {}
-    for seed, release in enumerate(RELEASES):
-        package = generate_package(root / f"package-{seed}", scale=0.001, seed=7, release=release)
-        db = root / f"{release}.sqlite"
-        build_database(package.path, db)
-        built[release] = db
+    for release in RELEASES:
+        made = build_reference(root, scale=0.001, seed=7, release=release, name=f"{release}.sqlite")
+        built[release] = made.db
     return built
 
 

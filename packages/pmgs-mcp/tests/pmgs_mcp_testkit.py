@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pmgs_build.testing import GeneratedPackage
-from pmgs_build.testing.kit import serve_on_free_port, stop_process
+from pmgs_build.testing.kit import ReferenceDatabase, serve_on_free_port, stop_process
 
 TOKEN = "test-token-0123456789abcdef"
 """Bearer token of the token-protected HTTP server."""
@@ -23,16 +22,8 @@ TOKEN = "test-token-0123456789abcdef"
 SERVER_START_TIMEOUT = 60.0
 
 
-@dataclass(frozen=True)
-class Reference:
-    """The session's database and the package it was built from."""
-
-    db: Path
-    package: GeneratedPackage
-
-    @property
-    def examples(self) -> dict[str, str]:
-        return dict(self.package.examples)
+Reference = ReferenceDatabase
+"""The session's database and the package it was built from (the shared kit's)."""
 
 
 def server_command(*args: str) -> list[str]:

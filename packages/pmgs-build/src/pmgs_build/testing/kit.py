@@ -64,15 +64,25 @@ class ReferenceDatabase:
 
 
 def build_reference(
-    root: Path, *, scale: float, seed: int = 7, with_documents: bool = False
+    root: Path,
+    *,
+    scale: float,
+    seed: int = 7,
+    with_documents: bool = False,
+    release: str = "JPPM2026002",
+    name: str = "reference.sqlite",
 ) -> ReferenceDatabase:
-    """Generate a package under ``root`` and build ``root/reference.sqlite`` from it."""
+    """Generate a package under ``root`` and build ``root/<name>`` from it."""
     from pmgs_build import build_database
 
     package = generate_package(
-        root / "package", scale=scale, seed=seed, with_documents=with_documents
+        root / f"package-{release}",
+        scale=scale,
+        seed=seed,
+        with_documents=with_documents,
+        release=release,
     )
-    db = root / "reference.sqlite"
+    db = root / name
     build_database(package.path, db)
     return ReferenceDatabase(db, package)
 
