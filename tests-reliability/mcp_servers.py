@@ -12,15 +12,18 @@ from __future__ import annotations
 import json
 import os
 import select
-import shutil
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from pmgs_build.testing.kit import build_reference, serve_on_free_port, stop_process
+from pmgs_build.testing.kit import (
+    build_reference,
+    console_script,
+    serve_on_free_port,
+    stop_process,
+)
 
 SERVER_PROFILES: dict[str, dict[str, Any]] = {
     # frames per transport; load clients, seconds and database scale
@@ -34,12 +37,6 @@ ANSWER_TIMEOUT = 60.0
 """A bound for a server that stopped answering (a finding), not a measurement."""
 
 PROTOCOL_VERSION = "2025-06-18"
-
-
-def pmgs_exe() -> str:
-    exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
-    assert exe is not None, "the pmgs console script is not installed"
-    return exe
 
 
 @dataclass(frozen=True)
@@ -142,7 +139,7 @@ def start_stdio(db: Database, workdir: Path, *extra: str) -> StdioServer:
     stderr_path = workdir / "stdio-server.stderr"
     with stderr_path.open("wb") as stderr:
         process = subprocess.Popen(
-            [pmgs_exe(), "mcp", "--db", str(db.path), *extra],
+            [console_script(), "mcp", "--db", str(db.path), *extra],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,
@@ -205,7 +202,16 @@ def start_http(db: Database, workdir: Path, *extra: str, token: str | None = Non
 
     def start(port: int) -> tuple[subprocess.Popen[bytes], Path]:
         stderr_path = workdir / f"http-server-{port}.stderr"
-        args = [pmgs_exe(), "mcp", "--transport", "http", "--port", str(port), "--db", str(db.path)]
+        args = [
+            console_script(),
+            "mcp",
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+            "--db",
+            str(db.path),
+        ]
         with stderr_path.open("wb") as stderr:
             process = subprocess.Popen(
                 [*args, *extra], stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, env=env

@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 
 from pmgs_build.testing import generate_package
-from pmgs_build.testing.kit import file_sha256
+from pmgs_build.testing.kit import console_script, file_sha256, run_script, script_environment
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="SIGKILL, process groups read from /proc"
@@ -53,30 +53,9 @@ GRACE_SECONDS = 5.0
 """How long a child of a killed run may take to notice (stdin closed) and exit."""
 
 
-def _exe() -> str:
-    exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
-    assert exe is not None, "the pmgs console script is not installed"
-    return exe
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ, COLUMNS="160")
-    env.pop("PMGS_REFERENCE_DB", None)
-    env.pop("PMGS_TEST_PAUSE_AT", None)
-    return env
-
-
 def pmgs(*args: str | Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """Run the installed console script to completion."""
-    return subprocess.run(
-        [_exe(), *map(str, args)],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=_env(),
-        check=False,
-        timeout=timeout,
-    )
+    return run_script(*args, timeout=timeout)
 
 
 @dataclass(frozen=True)
@@ -94,10 +73,10 @@ def run_and_kill(args: list[str | Path], delay: float, log: Path) -> Killed:
     ``delay`` seconds unless it ended first, then count and reap survivors of its group."""
     with log.open("wb") as err:
         child = subprocess.Popen(
-            [_exe(), *map(str, args)],
+            [console_script(), *map(str, args)],
             stdout=subprocess.DEVNULL,
             stderr=err,
-            env=_env(),
+            env=script_environment(),
             start_new_session=True,
         )
         try:

@@ -17,7 +17,6 @@ the previous release's database byte for byte on an upgrade) and no staging left
 from __future__ import annotations
 
 import json
-import os
 import resource
 import shutil
 import subprocess
@@ -29,7 +28,7 @@ from typing import Any
 import pytest
 
 from pmgs_build.testing import generate_package
-from pmgs_build.testing.kit import file_sha256
+from pmgs_build.testing.kit import console_script, file_sha256, run_script
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_FSIZE")
 
@@ -37,12 +36,6 @@ FIRST = "JPPM2026002"
 NEXT = "JPPM2026003"
 TIMEOUT = 300.0
 EXIT_SETUP = 5  # docs/cli.md: setup/build failed
-
-
-def _exe() -> str:
-    exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
-    assert exe is not None, "the pmgs console script is not installed"
-    return exe
 
 
 def _limit(size: int | None) -> Callable[[], None] | None:
@@ -57,18 +50,8 @@ def _limit(size: int | None) -> Callable[[], None] | None:
 
 def pmgs(*args: str | Path, fsize: int | None = None) -> subprocess.CompletedProcess[str]:
     """The console script, to completion, with an optional file-size limit."""
-    env = dict(os.environ, COLUMNS="160")
-    env.pop("PMGS_REFERENCE_DB", None)
-    return subprocess.run(
-        [_exe(), *map(str, args)],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        check=False,
-        timeout=TIMEOUT,
-        preexec_fn=_limit(fsize),  # the point: a limit in the child only
-    )
+    # The point: a limit in the child only.
+    return run_script(*args, timeout=TIMEOUT, preexec_fn=_limit(fsize))
 
 
 def _error(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
@@ -204,7 +187,7 @@ def test_build_on_a_full_tmpfs(packages: dict[str, Path], full_size: int, tmp_pa
             "sh",
             str(full_size // 3),
             str(mount),
-            _exe(),
+            console_script(),
             str(packages[FIRST]),
             str(report),
         ],

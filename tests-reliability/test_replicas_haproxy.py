@@ -27,7 +27,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from pmgs_build.testing.kit import build_reference, free_port, wait_until_serving
+from pmgs_build.testing.kit import build_reference, console_script, free_port, wait_until_serving
 
 RELEASES = ("JPPM2026002", "JPPM2026003")
 REPLICAS = 3
@@ -100,12 +99,6 @@ def _haproxy() -> str:
     return found
 
 
-def _pmgs() -> str:
-    exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
-    assert exe is not None, "the pmgs console script is not installed"
-    return exe
-
-
 @pytest.fixture(scope="module")
 def databases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """One database per release, built from synthetic packages."""
@@ -134,7 +127,7 @@ class Replica:
         with log.open("wb") as out:
             self.process = subprocess.Popen(
                 [
-                    _pmgs(),
+                    console_script(),
                     "mcp",
                     "--transport",
                     "http",

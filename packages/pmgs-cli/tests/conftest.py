@@ -12,19 +12,18 @@ import contextlib
 import io
 import json
 import os
-import shutil
 import subprocess
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
 from pmgs_build import sample_package_path
+from pmgs_build.testing.kit import SCRIPT_COLUMNS, run_script
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 
-WIDTH = "160"
+WIDTH = SCRIPT_COLUMNS
 """Terminal width of every run (Rich reads ``COLUMNS``; the module console when imported)."""
 
 os.environ["COLUMNS"] = WIDTH  # before pmgs_cli is first imported: its console reads it once
@@ -48,7 +47,7 @@ def run_pmgs(
 ) -> subprocess.CompletedProcess[str]:
     """``pmgs_cli.main(args)`` in this process, with its output captured.
 
-    ``timeout`` is accepted for the same signature as :func:`run_pmgs_process` and unused: a
+    ``timeout`` is accepted for the same signature as the kit's ``run_script`` and unused: a
     call that hangs here hangs the test run, which pytest's own timeout (or CI's) reports.
     """
     from pmgs_cli import main
@@ -61,27 +60,6 @@ def run_pmgs(
     return subprocess.CompletedProcess(["pmgs", *argv], code, out.getvalue(), err.getvalue())
 
 
-def run_pmgs_process(
-    *args: str | os.PathLike[str], env: Mapping[str, str] | None = None, timeout: float = 120
-) -> subprocess.CompletedProcess[str]:
-    """Run the installed console script: for tests of the process (exit, kills, timeouts)."""
-    exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
-    assert exe is not None, "the pmgs console script is not installed"
-    merged = dict(os.environ, COLUMNS=WIDTH)
-    merged.pop("PMGS_REFERENCE_DB", None)
-    if env:
-        merged.update(env)
-    return subprocess.run(
-        [exe, *map(str, args)],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=merged,
-        check=False,
-        timeout=timeout,
-    )
-
-
 @pytest.fixture(scope="session")
 def pmgs() -> Runner:
     """``pmgs`` in process."""
@@ -90,8 +68,8 @@ def pmgs() -> Runner:
 
 @pytest.fixture(scope="session")
 def pmgs_process() -> Runner:
-    """``pmgs`` as the installed console script, in a child process."""
-    return run_pmgs_process
+    """``pmgs`` as the installed console script, in a child process (the kit's runner)."""
+    return run_script
 
 
 @pytest.fixture(scope="session")

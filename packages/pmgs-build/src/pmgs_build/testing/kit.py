@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pmgs_build.testing.generator import GeneratedPackage, generate_package
 
@@ -26,11 +28,15 @@ _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 """Loopback requests never go through a proxy named in the environment."""
 
 __all__ = [
+    "SCRIPT_COLUMNS",
     "ReferenceDatabase",
     "build_reference",
+    "console_script",
     "file_sha256",
     "free_port",
     "owns_port",
+    "run_script",
+    "script_environment",
     "serve_on_free_port",
     "stop_process",
     "wait_until_serving",
@@ -85,6 +91,50 @@ def build_reference(
     db = root / name
     build_database(package.path, db)
     return ReferenceDatabase(db, package)
+
+
+SCRIPT_COLUMNS = "160"
+"""The terminal width every test run of ``pmgs`` gets (Rich reads ``COLUMNS``)."""
+
+
+def console_script(name: str = "pmgs") -> str:
+    """The installed console script beside the running interpreter (never another on PATH)."""
+    exe = shutil.which(name, path=str(Path(sys.executable).parent))
+    assert exe is not None, f"the {name} console script is not installed"
+    return exe
+
+
+def script_environment(changes: Mapping[str, str] | None = None) -> dict[str, str]:
+    """This process's environment for a ``pmgs`` child: fixed width, none of the variables
+    that would point it at another database or pause it (unless ``changes`` sets them)."""
+    env = dict(os.environ, COLUMNS=SCRIPT_COLUMNS)
+    for name in ("PMGS_REFERENCE_DB", "PMGS_TEST_PAUSE_AT", "PMGS_TEST_PAUSE_MARKER"):
+        env.pop(name, None)
+    env.update(changes or {})
+    return env
+
+
+def run_script(
+    *args: str | os.PathLike[str],
+    env: Mapping[str, str] | None = None,
+    timeout: float = 120,
+    **popen: Any,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``pmgs ARGS`` to completion as a child process, its output captured as text.
+
+    ``env`` changes :func:`script_environment`; ``popen`` passes on (a ``preexec_fn`` that
+    limits the child, for example).
+    """
+    return subprocess.run(  # noqa: S603 - the argv is the caller's own test command
+        [console_script(), *(os.fspath(arg) for arg in args)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=script_environment(env),
+        check=False,
+        timeout=timeout,
+        **popen,
+    )
 
 
 def free_port() -> int:
