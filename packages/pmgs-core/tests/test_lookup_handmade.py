@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pmgs_core import PMGSStore
+from pmgs_core import PMGSQueryError, PMGSStore
 from pmgs_core.schema import SCHEMA_VERSION, create_indexes, create_schema
 
 ATTR = "合成データ (handmade test rows)"
@@ -42,6 +42,7 @@ CONCEPTS = [  # id, scheme, edition, code, kind, status, file, locator
     (5, "ipc", "7", "G06F3/048", "subgroup", "canonical", 2, "row:9"),
     (6, "ipc", "8U", "G06F3/041", "subgroup", "canonical", 2, "row:2"),
     (7, "fterm", "", "2B001", "theme", "canonical", 1, "row:10"),
+    (8, "ipc", "8U", "G06F3/01", "main_group", "canonical", 2, "row:3"),
 ]
 REVISIONS = [  # id, concept, version, valid_from, valid_to, level, sequence, file, locator
     (1, 1, "", None, None, 3, 1, 1, "row:1"),
@@ -52,6 +53,9 @@ REVISIONS = [  # id, concept, version, valid_from, valid_to, level, sequence, fi
     (6, 5, "2000.01", "2000-01-01", None, 7, 6, 2, "row:9"),
     (7, 6, "2006.01", "2006-01-01", "2020-12-31", 7, 7, 2, "row:2"),
     (8, 7, "", None, None, 1, 8, 1, "row:10"),
+    (9, 6, "2027.01", "2027-01-01", None, 7, 9, 2, "row:6"),  # not yet valid
+    (10, 8, "2006.01", "2006-01-01", None, 6, 10, 2, "row:3"),  # two open revisions
+    (11, 8, "2011.01", "2011-01-01", None, 6, 11, 2, "row:7"),
 ]
 TEXTS = [  # id, revision, language, type, line, body, file, locator
     (1, 2, "ja", "title", 2, "二行目", 1, "row:2"),
@@ -73,6 +77,7 @@ RELATIONS = [  # id, kind, from, to, from_revision, to_revision, sequence, file,
     (4, "theme", 7, 2, None, None, 2, 1, "row:21"),
     (5, "concordance", 5, 2, 6, None, 0, 2, "row:22"),
     (6, "concordance", 2, 5, None, 6, 0, 1, "row:23"),
+    (7, "amended_to", 3, 1, 3, 1, 4, 1, "row:24"),  # between two unversioned revisions
 ]
 DOCUMENTS = [  # id, key, kind, language, title, file, locator
     (1, "fi_handbook:A01B", "fi_handbook", "ja", "ハンドブック A01B", 3, "file"),
@@ -513,7 +518,13 @@ def test_missing_code_version_and_revision_are_records(handmade: PMGSStore) -> N
             "valid_from": "2006-01-01",
             "valid_to": "2020-12-31",
             "valid_at_release": False,
-        }
+        },
+        {
+            "version": "2027.01",
+            "valid_from": "2027-01-01",
+            "valid_to": None,
+            "valid_at_release": False,
+        },
     ]
     assert handmade.lookup("ipc", "G06F3/041") == empty(
         "ipc",
@@ -535,6 +546,15 @@ def test_documents_are_bounded_and_counted(handmade: PMGSStore) -> None:
     assert record["scope_notes"] == []  # its handbook line is linked to A01B1/00 only
     assert record["relations"] == [
         {
+            "kind": "amended_to",
+            "direction": "outgoing",
+            "target": ref("fi", None, "A01B", "subclass"),
+            "from_version": None,  # the stored '' of a revision without a version
+            "to_version": None,
+            "sequence": 4,
+            "source": src(1, "row:24"),
+        },
+        {
             "kind": "parent",
             "direction": "outgoing",
             "target": ref("fi", None, "A01B1/00", "main_group"),
@@ -542,7 +562,7 @@ def test_documents_are_bounded_and_counted(handmade: PMGSStore) -> None:
             "to_version": None,
             "sequence": 0,
             "source": src(1, "row:3"),
-        }
+        },
     ]
 
 
@@ -553,3 +573,74 @@ def test_records_are_not_shared(handmade: PMGSStore) -> None:
     again = handmade.lookup("fi", "A01B")
     assert again["release"] == RELEASE
     assert again["sources"] == [src(1, "row:1")]
+
+
+def test_a_version_not_yet_valid_is_said_so(handmade: PMGSStore) -> None:
+    record = handmade.lookup("ipc", "G06F3/041", version="2027.01")
+    assert record["match_status"] == "exact"
+    assert record["revision"] == {
+        "version": "2027.01",
+        "valid_from": "2027-01-01",
+        "valid_to": None,
+        "valid_at_release": False,  # starts after the reference date 2026-03-31
+        "level": 7,
+        "sequence": 9,
+        "source": src(2, "row:6"),
+    }
+
+
+def test_the_version_written_into_the_code_is_the_one_looked_up(handmade: PMGSStore) -> None:
+    record = handmade.lookup("ipc", "G06F3/048 (2006.01)")
+    assert record["match_status"] == "normalized_exact"
+    assert record["query"] == query("ipc", "G06F3/048 (2006.01)", version="2006.01")
+    assert record["revision"] is not None
+    assert record["revision"]["version"] == "2006.01"
+    with pytest.raises(PMGSQueryError) as raised:
+        handmade.lookup("ipc", "G06F3/048 (2006.01)", version="2013.01")
+    assert raised.value.code == "INVALID_VERSION"
+
+
+def test_two_revisions_valid_at_once_are_refused_by_name(handmade: PMGSStore) -> None:
+    with pytest.raises(PMGSQueryError) as raised:
+        handmade.lookup("ipc", "G06F3/01")
+    assert raised.value.code == "MULTIPLE_ACTIVE_REVISIONS"
+    assert raised.value.message == (
+        "ipc G06F3/01 has 2 revisions valid at the reference date 2026-03-31; refusing to pick one"
+    )
+    assert raised.value.details == {"versions": ["2006.01", "2011.01"]}
+
+
+def test_a_missing_code_in_a_named_edition_keeps_the_edition(handmade: PMGSStore) -> None:
+    record = handmade.lookup("ipc", "G06F3/099", edition="7")
+    assert record == empty(
+        "ipc", "G06F3/099", "not_found", query=query("ipc", "G06F3/099", edition="7"), edition="7"
+    )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "code", "message", "details"),
+    [
+        (
+            {"relation_limit": 0},
+            "INVALID_LIMIT",
+            "relation_limit must be an integer from 1 to 200",
+            {"argument": "relation_limit", "max": 200},
+        ),
+        (
+            {"relation_offset": -1},
+            "INVALID_OFFSET",
+            f"relation_offset must be an integer from 0 to {2**63 - 1}",
+            {"argument": "relation_offset"},
+        ),
+    ],
+)
+def test_bad_relation_paging_names_the_argument(
+    handmade: PMGSStore, arguments: dict[str, int], code: str, message: str, details: object
+) -> None:
+    with pytest.raises(PMGSQueryError) as raised:
+        handmade.lookup("fi", "A01B1/00", **arguments)
+    assert (raised.value.code, raised.value.message, raised.value.details) == (
+        code,
+        message,
+        details,
+    )
