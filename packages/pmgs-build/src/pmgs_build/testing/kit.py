@@ -35,10 +35,12 @@ __all__ = [
     "file_sha256",
     "free_port",
     "owns_port",
+    "pdf_page_texts",
     "run_script",
     "script_environment",
     "serve_on_free_port",
     "stop_process",
+    "tree_sha256",
     "wait_until_serving",
 ]
 
@@ -50,6 +52,27 @@ def file_sha256(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def tree_sha256(root: Path) -> dict[str, str]:
+    """Every file below ``root`` (``/``-separated relative path) and its SHA-256: two trees
+    are equal byte for byte when these are equal."""
+    return {
+        path.relative_to(root).as_posix(): file_sha256(path)
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }
+
+
+def pdf_page_texts(path: Path) -> list[str]:
+    """The text layer of each page, read with pdfium (the reader the builder uses too)."""
+    import pypdfium2 as pdfium  # type: ignore[import-untyped]  # ships no py.typed marker
+
+    document = pdfium.PdfDocument(path)
+    try:
+        return [document[i].get_textpage().get_text_range() for i in range(len(document))]
+    finally:
+        document.close()
 
 
 @dataclass(frozen=True)
