@@ -19,22 +19,21 @@ from pathlib import Path
 import pytest
 
 from pmgs_build import sample_package_path
-from pmgs_build.testing.kit import SCRIPT_COLUMNS, run_script
+from pmgs_build.testing.kit import SCRIPT_COLUMNS, run_script, script_environment
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 
-WIDTH = SCRIPT_COLUMNS
-"""Terminal width of every run (Rich reads ``COLUMNS``; the module console when imported)."""
-
-os.environ["COLUMNS"] = WIDTH  # before pmgs_cli is first imported: its console reads it once
+os.environ["COLUMNS"] = SCRIPT_COLUMNS  # before pmgs_cli is imported: its console reads it once
 
 
 @contextlib.contextmanager
 def _environment(changes: Mapping[str, str]) -> Iterator[None]:
-    """``os.environ`` with ``changes`` applied and ``PMGS_REFERENCE_DB`` removed, restored after."""
+    """``os.environ`` as a child would get it (the kit's ``script_environment``), restored
+    after the call."""
     saved = dict(os.environ)
-    os.environ.pop("PMGS_REFERENCE_DB", None)
-    os.environ.update({"COLUMNS": WIDTH, **changes})
+    wanted = script_environment(changes)
+    os.environ.clear()
+    os.environ.update(wanted)
     try:
         yield
     finally:
