@@ -15,6 +15,9 @@ written here. Public API:
   format could have (:data:`VARIANT_KINDS`, each a :class:`Variant` saying what a build of
   it must report), keeping every code, text and relation.
 * :func:`make_zip` zips a package as it is downloaded (release directory at the top).
+* :mod:`pmgs_build.testing.kit` and :mod:`pmgs_build.testing.pytest_plugin` are the test kit
+  every suite of the workspace shares (reference database, store, hashing, the console
+  script, servers on a port they own); the plugin is loaded through ``pytest11`` (ADR 0024).
 
 See ``docs/synthetic-packages.md``.
 """

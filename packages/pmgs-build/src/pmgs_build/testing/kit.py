@@ -29,6 +29,7 @@ _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 __all__ = [
     "SCRIPT_COLUMNS",
+    "PortTakenError",
     "ReferenceDatabase",
     "build_reference",
     "console_script",
