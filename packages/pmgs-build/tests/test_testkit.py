@@ -114,3 +114,39 @@ def test_a_test_that_changes_the_reference_fails_the_session(pytester: pytest.Py
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines(["*a test changed the reference*"])
+
+
+def test_a_projects_own_reference_fixture_is_left_alone(pytester: pytest.Pytester) -> None:
+    # pmgs-build installed in someone else's environment: the plugin must not interfere.
+    pytester.makeconftest(
+        """
+        import pytest
+
+        @pytest.fixture
+        def reference():
+            return "theirs"
+        """
+    )
+    pytester.makepyfile(test_theirs="def test_it(reference):\n    assert reference == 'theirs'\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
+def test_two_suites_asking_for_different_references_fail_clearly(
+    pytester: pytest.Pytester,
+) -> None:
+    for name, scale in (("a", 0.001), ("b", 0.002)):
+        pytester.mkpydir(name)
+        (pytester.path / name / "conftest.py").write_text(
+            "import pytest\n"
+            "from pmgs_build.testing.pytest_plugin import ReferenceOptions\n\n"
+            "@pytest.fixture(scope='session')\n"
+            "def pmgs_reference_options():\n"
+            f"    return ReferenceOptions(scale={scale})\n"
+        )
+        (pytester.path / name / f"test_{name}.py").write_text(
+            "def test_it(reference):\n    assert reference.db.is_file()\n"
+        )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "a", "b")
+    result.assert_outcomes(passed=1, errors=1)  # refused in the autouse check
+    result.stdout.fnmatch_lines(["*asks for the reference at ReferenceOptions(scale=0.002*"])

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,7 +43,23 @@ class ReferenceOptions:
     with_documents: bool = False
 
 
-ReferenceFactory = Callable[..., ReferenceDatabase]
+class ReferenceFactory:
+    """Builds reference databases, once per :class:`ReferenceOptions`, and remembers them."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+        self._tmp = tmp_path_factory
+        self.built: dict[ReferenceOptions, tuple[ReferenceDatabase, str]] = {}
+        """Each database built, with its SHA-256 right after the build."""
+
+    def __call__(
+        self, scale: float = 0.001, seed: int = 7, with_documents: bool = False
+    ) -> ReferenceDatabase:
+        options = ReferenceOptions(scale, seed, with_documents)
+        if options not in self.built:
+            root = self._tmp.mktemp("reference")
+            made = build_reference(root, scale=scale, seed=seed, with_documents=with_documents)
+            self.built[options] = (made, file_sha256(made.db))
+        return self.built[options][0]
 
 
 @pytest.fixture(scope="session")
@@ -57,20 +73,9 @@ def pmgs_reference_factory(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[ReferenceFactory]:
     """``make(scale=, seed=, with_documents=)``: a reference database, built once per key."""
-    built: dict[ReferenceOptions, tuple[ReferenceDatabase, str]] = {}
-
-    def make(
-        scale: float = 0.001, seed: int = 7, with_documents: bool = False
-    ) -> ReferenceDatabase:
-        options = ReferenceOptions(scale, seed, with_documents)
-        if options not in built:
-            root = tmp_path_factory.mktemp("reference")
-            made = build_reference(root, scale=scale, seed=seed, with_documents=with_documents)
-            built[options] = (made, file_sha256(made.db))
-        return built[options][0]
-
-    yield make
-    for made, digest in built.values():
+    factory = ReferenceFactory(tmp_path_factory)
+    yield factory
+    for made, digest in factory.built.values():
         assert file_sha256(made.db) == digest, f"a test changed the reference {made.db}"
         beside = sorted(p.name for p in made.db.parent.iterdir() if p.is_file() and p != made.db)
         assert beside == [], f"files were left beside the reference database: {beside}"
@@ -87,14 +92,20 @@ def reference(
 
 @pytest.fixture(autouse=True)
 def _pmgs_reference_is_the_one_asked_for(request: pytest.FixtureRequest) -> None:
-    """A run spanning suites with different options gets a clear error, not the wrong data."""
-    if "reference" not in request.fixturenames:
+    """A run spanning suites with different options gets a clear error, not the wrong data.
+
+    Only this plugin's ``reference`` is checked: a project that installs pmgs-build and has a
+    fixture of the same name of its own is left alone.
+    """
+    names = request.fixturenames
+    if "reference" not in names or "pmgs_reference_factory" not in names:
         return
-    made: ReferenceDatabase = request.getfixturevalue("reference")
-    options: ReferenceOptions = request.getfixturevalue("pmgs_reference_options")
     factory: ReferenceFactory = request.getfixturevalue("pmgs_reference_factory")
-    wanted = factory(options.scale, options.seed, options.with_documents)
-    if wanted is not made:
+    made = request.getfixturevalue("reference")
+    if not any(made is built for built, _ in factory.built.values()):
+        return
+    options: ReferenceOptions = request.getfixturevalue("pmgs_reference_options")
+    if options not in factory.built or factory.built[options][0] is not made:
         pytest.fail(
             f"this suite asks for the reference at {options}, but the session's was built "
             "with other options: run each package's tests in its own pytest run"
