@@ -22,8 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from pmgs_build import build_database
-from pmgs_build.testing import generate_package
+from pmgs_build.testing.kit import ReferenceDatabase
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENT_DIR = Path(__file__).resolve().parent / "ts-client"
@@ -49,12 +48,9 @@ def _pins() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    root = tmp_path_factory.mktemp("ts-conformance")
-    package = generate_package(root / "package", scale=0.001, seed=7)
-    db = root / "reference.sqlite"
-    build_database(package.path, db)
-    return db, dict(package.examples)
+def database(reference: ReferenceDatabase) -> tuple[Path, dict[str, str]]:
+    """The shared kit's reference (``pmgs_build.testing.pytest_plugin``)."""
+    return reference.db, reference.examples
 
 
 def test_typescript_sdk_and_inspector_accept_every_result(

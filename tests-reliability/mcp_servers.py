@@ -9,23 +9,21 @@ build half of the suite and this half grow without editing the same table.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import select
-import shutil
-import socket
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-import httpx2
-
-from pmgs_build import build_database
-from pmgs_build.testing import generate_package
+from pmgs_build.testing.kit import (
+    build_reference,
+    console_script,
+    serve_on_free_port,
+    stop_process,
+)
 
 SERVER_PROFILES: dict[str, dict[str, Any]] = {
     # frames per transport; load clients, seconds and database scale
@@ -39,20 +37,6 @@ ANSWER_TIMEOUT = 60.0
 """A bound for a server that stopped answering (a finding), not a measurement."""
 
 PROTOCOL_VERSION = "2025-06-18"
-
-
-def pmgs_exe() -> str:
-    exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
-    assert exe is not None, "the pmgs console script is not installed"
-    return exe
-
-
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -71,16 +55,9 @@ class Database:
 
 
 def build_sample(root: Path, scale: float, seed: int = 7) -> Database:
-    package = generate_package(root / "package", scale=scale, seed=seed, with_documents=True)
-    db = root / "reference.sqlite"
-    build_database(package.path, db)
-    return Database(db, dict(package.examples), scale)
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """The shared kit's reference, with the document groups, at ``scale``."""
+    made = build_reference(root, scale=scale, seed=seed, with_documents=True)
+    return Database(made.db, made.examples, scale)
 
 
 def rss_kib(pid: int) -> int:
@@ -162,7 +139,7 @@ def start_stdio(db: Database, workdir: Path, *extra: str) -> StdioServer:
     stderr_path = workdir / "stdio-server.stderr"
     with stderr_path.open("wb") as stderr:
         process = subprocess.Popen(
-            [pmgs_exe(), "mcp", "--db", str(db.path), *extra],
+            [console_script(), "mcp", "--db", str(db.path), *extra],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,
@@ -214,38 +191,35 @@ class HttpServer:
         return self.process.poll() is None
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        stop_process(self.process)
 
 
 def start_http(db: Database, workdir: Path, *extra: str, token: str | None = None) -> HttpServer:
-    port = free_port()
+    """``pmgs mcp --transport http`` on a free port, once it (and no other process) is healthy."""
     env = {k: v for k, v in os.environ.items() if k != "PMGS_MCP_TOKEN"}
     if token:
         env["PMGS_MCP_TOKEN"] = token
-    stderr_path = workdir / f"http-server-{port}.stderr"
-    args = [pmgs_exe(), "mcp", "--transport", "http", "--port", str(port), "--db", str(db.path)]
-    with stderr_path.open("wb") as stderr:
-        process = subprocess.Popen(
-            [*args, *extra], stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, env=env
-        )
-    server = HttpServer(process, port, token, stderr_path, tuple(extra))
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited early ({process.returncode}): {server.stderr()}")
-        try:
-            if httpx2.get(f"{server.base_url}/health", timeout=2.0).status_code == 200:
-                return server
-        except httpx2.TransportError:
-            pass
-        time.sleep(0.2)
-    server.stop()
-    raise RuntimeError(f"server did not become healthy: {server.stderr()}")
+
+    def start(port: int) -> tuple[subprocess.Popen[bytes], Path]:
+        stderr_path = workdir / f"http-server-{port}.stderr"
+        args = [
+            console_script(),
+            "mcp",
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+            "--db",
+            str(db.path),
+        ]
+        with stderr_path.open("wb") as stderr:
+            process = subprocess.Popen(
+                [*args, *extra], stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, env=env
+            )
+        return process, stderr_path
+
+    process, port = serve_on_free_port(start, "/health", timeout=START_TIMEOUT)
+    return HttpServer(process, port, token, workdir / f"http-server-{port}.stderr", tuple(extra))
 
 
 def tool_message(request_id: str | int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,6 @@ beside the output (``.OUT.tmp-PID``) are counted and reported, since a kill cann
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import random
@@ -37,6 +36,7 @@ from typing import Any
 import pytest
 
 from pmgs_build.testing import generate_package
+from pmgs_build.testing.kit import console_script, file_sha256, run_script, script_environment
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="SIGKILL, process groups read from /proc"
@@ -53,34 +53,9 @@ GRACE_SECONDS = 5.0
 """How long a child of a killed run may take to notice (stdin closed) and exit."""
 
 
-def _exe() -> str:
-    exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
-    assert exe is not None, "the pmgs console script is not installed"
-    return exe
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ, COLUMNS="160")
-    env.pop("PMGS_REFERENCE_DB", None)
-    env.pop("PMGS_TEST_PAUSE_AT", None)
-    return env
-
-
 def pmgs(*args: str | Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """Run the installed console script to completion."""
-    return subprocess.run(
-        [_exe(), *map(str, args)],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=_env(),
-        check=False,
-        timeout=timeout,
-    )
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return run_script(*args, timeout=timeout)
 
 
 @dataclass(frozen=True)
@@ -98,10 +73,10 @@ def run_and_kill(args: list[str | Path], delay: float, log: Path) -> Killed:
     ``delay`` seconds unless it ended first, then count and reap survivors of its group."""
     with log.open("wb") as err:
         child = subprocess.Popen(
-            [_exe(), *map(str, args)],
+            [console_script(), *map(str, args)],
             stdout=subprocess.DEVNULL,
             stderr=err,
-            env=_env(),
+            env=script_environment(),
             start_new_session=True,
         )
         try:
@@ -166,7 +141,7 @@ def read_pointer(root: Path) -> dict[str, Any] | None:
     assert isinstance(pointer, dict), pointer
     database = root / pointer["database"]
     assert database.is_file(), f"the pointer names a missing database: {pointer}"
-    assert sha256(database) == pointer["database_sha256"], "the pointed database changed"
+    assert file_sha256(database) == pointer["database_sha256"], "the pointed database changed"
     return pointer
 
 
@@ -201,7 +176,7 @@ def unexpected_files(root: Path) -> list[str]:
             and len(parts) == 5
             and path.suffix == ".sqlite"
             and len(path.stem) == _SHA_NAME_LEN
-            and sha256(path) == path.stem
+            and file_sha256(path) == path.stem
         ):
             continue
         odd.append(relative.as_posix())
@@ -295,7 +270,7 @@ def test_setup_survives_sigkill_at_random_moments(
         pointer = read_pointer(root)
         if upgrade:
             assert pointer is not None, f"{where}: the upgrade lost the pointer"
-            assert sha256(root / packages.first_database) == packages.first_sha256, where
+            assert file_sha256(root / packages.first_database) == packages.first_sha256, where
         if pointer is not None:
             release, digest = current_release(root)
             assert release == pointer["release"], where
@@ -317,7 +292,7 @@ def test_setup_survives_sigkill_at_random_moments(
         assert pointer is not None, where
         assert current_release(root) == (source.name, digests[source.name]), where
         if upgrade:
-            assert sha256(root / packages.first_database) == packages.first_sha256, where
+            assert file_sha256(root / packages.first_database) == packages.first_sha256, where
         assert unexpected_files(root) == [], f"{where}: left behind"
         shutil.rmtree(root)
     figures.sections["setup_sigkill"] = {

@@ -16,9 +16,7 @@ the previous release's database byte for byte on an upgrade) and no staging left
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import resource
 import shutil
 import subprocess
@@ -30,6 +28,7 @@ from typing import Any
 import pytest
 
 from pmgs_build.testing import generate_package
+from pmgs_build.testing.kit import console_script, file_sha256, run_script
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_FSIZE")
 
@@ -37,12 +36,6 @@ FIRST = "JPPM2026002"
 NEXT = "JPPM2026003"
 TIMEOUT = 300.0
 EXIT_SETUP = 5  # docs/cli.md: setup/build failed
-
-
-def _exe() -> str:
-    exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
-    assert exe is not None, "the pmgs console script is not installed"
-    return exe
 
 
 def _limit(size: int | None) -> Callable[[], None] | None:
@@ -57,18 +50,8 @@ def _limit(size: int | None) -> Callable[[], None] | None:
 
 def pmgs(*args: str | Path, fsize: int | None = None) -> subprocess.CompletedProcess[str]:
     """The console script, to completion, with an optional file-size limit."""
-    env = dict(os.environ, COLUMNS="160")
-    env.pop("PMGS_REFERENCE_DB", None)
-    return subprocess.run(
-        [_exe(), *map(str, args)],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        check=False,
-        timeout=TIMEOUT,
-        preexec_fn=_limit(fsize),  # the point: a limit in the child only
-    )
+    # The point: a limit in the child only.
+    return run_script(*args, timeout=TIMEOUT, preexec_fn=_limit(fsize))
 
 
 def _error(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
@@ -84,10 +67,6 @@ def _issue_codes(error: dict[str, Any]) -> set[str]:
         issue if isinstance(issue, str) else issue["code"]
         for issue in error.get("details", {}).get("issues", [])
     }
-
-
-def _sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _files(root: Path) -> list[str]:
@@ -155,14 +134,14 @@ def test_setup_upgrade_past_a_file_size_limit(
     pointer_bytes = pointer_path.read_bytes()
     pointer = json.loads(pointer_bytes)
     database = root / pointer["database"]
-    database_sha = _sha(database)
+    database_sha = file_sha256(database)
     before = _files(root)
 
     result = pmgs("setup", packages[NEXT], "--data-dir", root, "--json", fsize=full_size // 3)
     error = _error(result)
     assert error["code"] == "OUTPUT_WRITE_FAILED", error
     assert pointer_path.read_bytes() == pointer_bytes
-    assert _sha(database) == database_sha == pointer["database_sha256"]
+    assert file_sha256(database) == database_sha == pointer["database_sha256"]
     assert not (root / "staging").exists()
     after = [f for f in _files(root) if f not in before]
     assert all(f.startswith("state/runs/") for f in after), after
@@ -208,7 +187,7 @@ def test_build_on_a_full_tmpfs(packages: dict[str, Path], full_size: int, tmp_pa
             "sh",
             str(full_size // 3),
             str(mount),
-            _exe(),
+            console_script(),
             str(packages[FIRST]),
             str(report),
         ],

@@ -37,6 +37,7 @@ from typing import Any
 import pytest
 
 from pmgs_build.testing import corrupt, generate_package, make_zip
+from pmgs_build.testing.kit import console_script, script_environment
 
 RELEASE = "JPPM2026002"
 CASE_TIMEOUT = 120.0
@@ -462,11 +463,9 @@ def _pmgs(
     *args: str | Path, env: tuple[tuple[str, str], ...] = (), rss_file: Path
 ) -> tuple[subprocess.CompletedProcess[str], int]:
     """Run the console script to completion; also return its peak RSS in KiB."""
-    exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
-    assert exe is not None, "the pmgs console script is not installed"
-    environment = dict(os.environ, COLUMNS="160", **dict(env))
+    environment = script_environment(dict(env))
     process = subprocess.Popen(
-        [sys.executable, "-c", _LAUNCHER, str(rss_file), exe, *map(str, args)],
+        [sys.executable, "-c", _LAUNCHER, str(rss_file), console_script(), *map(str, args)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=environment,

@@ -37,10 +37,10 @@ from mcp_servers import (
     HttpServer,
     build_sample,
     rss_kib,
-    sha256,
     start_http,
     tool_message,
 )
+from pmgs_build.testing.kit import file_sha256
 
 HANG = 120.0
 """Seconds after which a hostile connection still open counts as never refused."""
@@ -62,8 +62,15 @@ class Bystander:
     failed: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
+    done: threading.Event = field(default_factory=threading.Event)
 
     def run(self) -> None:
+        try:
+            self._loop()
+        finally:
+            self.done.set()
+
+    def _loop(self) -> None:
         arguments = {"scheme": "fi", "code": self.code}
         with httpx2.Client(
             base_url=self.server.base_url, headers=self.server.headers, timeout=HANG
@@ -94,7 +101,7 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Database:
 
 @pytest.fixture(scope="module")
 def digest_before(database: Database) -> str:
-    return sha256(database.path)
+    return file_sha256(database.path)
 
 
 @pytest.fixture(scope="module")
@@ -380,7 +387,8 @@ def test_after_the_hostile_clients(
     results: dict[str, Any],
 ) -> None:
     bystander.stop.set()
-    time.sleep(0.5)
+    # The request in flight ends before the counts are read.
+    assert bystander.done.wait(HANG), "the well-behaved client never finished its last request"
     assert server.alive(), server.stderr()[-3000:]
     assert not bystander.failed, bystander.failed[:5]
     assert "Traceback" not in server.stderr(), server.stderr()[-3000:]
@@ -394,5 +402,5 @@ def test_after_the_hostile_clients(
     results["server RSS at end MiB"] = round(rss_kib(server.process.pid) / 1024, 1)
     with httpx2.Client(base_url=server.base_url, headers=MCP_HEADERS, timeout=HANG) as client:
         assert client.get("/health").json()["status"] == "ok"
-    assert sha256(database.path) == digest_before
+    assert file_sha256(database.path) == digest_before
     results["database sha256 unchanged"] = True

@@ -33,10 +33,10 @@ from mcp_servers import (
     Database,
     build_sample,
     rss_kib,
-    sha256,
     start_http,
     tool_message,
 )
+from pmgs_build.testing.kit import file_sha256
 
 MIX = (("lookup", 0.45), ("search", 0.35), ("document", 0.20))
 
@@ -121,7 +121,7 @@ def test_concurrent_clients_are_all_served(
 ) -> None:
     sizes = SERVER_PROFILES[figures.profile]
     clients, seconds = int(sizes["load_clients"]), float(sizes["load_seconds"])
-    before = sha256(load_database.path)
+    before = file_sha256(load_database.path)
     server = start_http(load_database, tmp_path, "--tools", "all")
     try:
         with httpx2.Client(base_url=server.base_url, headers=server.headers, timeout=60) as c:
@@ -158,7 +158,7 @@ def test_concurrent_clients_are_all_served(
         server.stop()
     assert alive, server.stderr()[-3000:]
     assert not errors, dict(errors)
-    assert sha256(load_database.path) == before
+    assert file_sha256(load_database.path) == before
     ordered = sorted(latencies)
     figures.sections["http load"] = {
         "clients": clients,

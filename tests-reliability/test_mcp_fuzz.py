@@ -40,11 +40,11 @@ from mcp_servers import (
     Database,
     build_sample,
     check_lookup_answer,
-    sha256,
     start_http,
     start_stdio,
     tool_message,
 )
+from pmgs_build.testing.kit import file_sha256
 
 TRACEBACK_MARKERS = ("Traceback (most recent call last)", 'File "/', '.py", line ')
 NOT_ABOUT_THE_REQUEST = frozenset(
@@ -117,7 +117,7 @@ def _generator(seed: int, tools: list[dict[str, Any]], database: Database) -> Fr
 
 def test_fuzz_stdio(database: Database, tmp_path: Path, figures: Any) -> None:
     count = SERVER_PROFILES[figures.profile]["fuzz_frames"]
-    before = sha256(database.path)
+    before = file_sha256(database.path)
     server = start_stdio(database, tmp_path, "--tools", "all")
     started = time.monotonic()
     outcomes: Counter[str] = Counter()
@@ -157,7 +157,7 @@ def test_fuzz_stdio(database: Database, tmp_path: Path, figures: Any) -> None:
     finally:
         returncode = server.close()
     assert returncode == 0, server.stderr()[-3000:]
-    assert sha256(database.path) == before
+    assert file_sha256(database.path) == before
     figures.sections["mcp fuzz stdio"] = {
         "frames": count,
         "seconds": round(time.monotonic() - started, 1),
@@ -190,7 +190,7 @@ def check_http_answer(frame: Frame, response: httpx2.Response, outcomes: Counter
 
 def test_fuzz_streamable_http(database: Database, tmp_path: Path, figures: Any) -> None:
     count = SERVER_PROFILES[figures.profile]["fuzz_frames"]
-    before = sha256(database.path)
+    before = file_sha256(database.path)
     server = start_http(database, tmp_path, "--tools", "all")
     started = time.monotonic()
     outcomes: Counter[str] = Counter()
@@ -218,7 +218,7 @@ def test_fuzz_streamable_http(database: Database, tmp_path: Path, figures: Any) 
         server.stop()
     assert alive, server.stderr()[-3000:]
     assert "Traceback" not in server.stderr(), server.stderr()[-3000:]
-    assert sha256(database.path) == before
+    assert file_sha256(database.path) == before
     figures.sections["mcp fuzz streamable HTTP"] = {
         "frames": count,
         "seconds": round(time.monotonic() - started, 1),

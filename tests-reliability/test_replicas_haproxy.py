@@ -27,7 +27,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -40,8 +39,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from pmgs_build import build_database
-from pmgs_build.testing import generate_package
+from pmgs_build.testing.kit import build_reference, console_script, free_port, wait_until_serving
 
 RELEASES = ("JPPM2026002", "JPPM2026003")
 REPLICAS = 3
@@ -83,12 +81,6 @@ backend replicas
 """
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _haproxy() -> str:
     """The haproxy binary; installed with apt-get when missing and possible, else skip."""
     found = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin:/sbin")
@@ -107,22 +99,14 @@ def _haproxy() -> str:
     return found
 
 
-def _pmgs() -> str:
-    exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
-    assert exe is not None, "the pmgs console script is not installed"
-    return exe
-
-
 @pytest.fixture(scope="module")
 def databases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """One database per release, built from synthetic packages."""
     root = tmp_path_factory.mktemp("replica-releases")
     built = {}
-    for seed, release in enumerate(RELEASES):
-        package = generate_package(root / f"package-{seed}", scale=0.001, seed=7, release=release)
-        db = root / f"{release}.sqlite"
-        build_database(package.path, db)
-        built[release] = db
+    for release in RELEASES:
+        made = build_reference(root, scale=0.001, seed=7, release=release, name=f"{release}.sqlite")
+        built[release] = made.db
     return built
 
 
@@ -143,7 +127,7 @@ class Replica:
         with log.open("wb") as out:
             self.process = subprocess.Popen(
                 [
-                    _pmgs(),
+                    console_script(),
                     "mcp",
                     "--transport",
                     "http",
@@ -161,14 +145,9 @@ class Replica:
                 stdout=out,
                 stderr=out,
             )
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, log.read_text(errors="replace")
-            with contextlib.suppress(httpx2.TransportError):
-                if httpx2.get(f"http://127.0.0.1:{self.port}/ready", timeout=1.0).is_success:
-                    return
-            time.sleep(0.1)
-        raise AssertionError(f"{self.name} never became ready: {log.read_text(errors='replace')}")
+        # The port is fixed (HAProxy's configuration names it): a stranger answering on it
+        # is an error here, not a retry.
+        wait_until_serving(self.process, self.port, "/ready", timeout=START_TIMEOUT, log=log)
 
     def stop(self, sig: signal.Signals = signal.SIGTERM) -> None:
         """Send ``sig`` and wait for the exit (uvicorn finishes in-flight requests on TERM)."""
@@ -216,8 +195,8 @@ def cluster(
     workdir: Path, db: Path, replicas: int = REPLICAS
 ) -> Iterator[tuple[Balancer, list[Replica]]]:
     """``replicas`` replicas serving ``db`` behind a fresh HAProxy; everything stopped after."""
-    front = _free_port()
-    nodes = [Replica(f"r{i}", _free_port(), workdir, f"127.0.0.1:{front}") for i in range(replicas)]
+    front = free_port()
+    nodes = [Replica(f"r{i}", free_port(), workdir, f"127.0.0.1:{front}") for i in range(replicas)]
     sock = workdir / "haproxy.sock"
     servers = "\n".join(f"    server {r.name} 127.0.0.1:{r.port}" for r in nodes)
     config = workdir / "haproxy.cfg"
@@ -231,10 +210,14 @@ def cluster(
             [_haproxy(), "-f", str(config), "-db"], stdout=log, stderr=log, stdin=subprocess.DEVNULL
         )
         deadline = time.monotonic() + START_TIMEOUT
-        while not sock.exists() and time.monotonic() < deadline:
-            assert haproxy.poll() is None, (workdir / "haproxy.log").read_text()
-            time.sleep(0.1)
         balancer = Balancer(haproxy, front, sock)
+        # The socket file exists from bind(); it answers only once HAProxy listens on it.
+        while time.monotonic() < deadline:
+            assert haproxy.poll() is None, (workdir / "haproxy.log").read_text()
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                balancer.status()
+                break
+            time.sleep(0.1)
         for node in nodes:
             balancer.wait_up(node.name)
         yield balancer, nodes

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import queue
 import subprocess
-import sys
 import threading
 import tomllib
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import IO, Any
 import pytest
 
 from pmgs_agentkit import agent_kit_main
+from pmgs_build.testing.kit import run_script
 
 TIMEOUT_SECONDS = 60
 
@@ -106,34 +106,16 @@ def test_generated_codex_command_serves_the_three_tools(
         child.stdout.close()
 
 
-def _pmgs() -> str:
-    script = Path(sys.executable).parent / ("pmgs.exe" if sys.platform == "win32" else "pmgs")
-    assert script.exists(), "the pmgs console script is not installed in this environment"
-    return str(script)
-
-
 def test_console_script_lists_agent_kit(agent_env: dict[str, str]) -> None:
-    done = subprocess.run(
-        [_pmgs(), "agent-kit", "--help"],
-        check=False,
-        env=agent_env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT_SECONDS,
-    )
+    done = run_script("agent-kit", "--help", env=agent_env, timeout=TIMEOUT_SECONDS)
     assert done.returncode == 0, done.stderr
     assert "--output" in done.stdout
     assert "--python-executable" in done.stdout
 
 
 def test_console_script_installs_the_skill(agent_env: dict[str, str]) -> None:
-    done = subprocess.run(
-        [_pmgs(), "install-agent-skill", "--client", "both", "--json"],
-        check=False,
-        env=agent_env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT_SECONDS,
+    done = run_script(
+        "install-agent-skill", "--client", "both", "--json", env=agent_env, timeout=TIMEOUT_SECONDS
     )
     assert done.returncode == 0, done.stderr
     assert [s["status"] for s in json.loads(done.stdout)["skills"]] == ["installed"] * 2

@@ -8,7 +8,6 @@ against the counts the generator claims in ``GeneratedPackage``.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import re
 from collections import Counter, defaultdict
@@ -27,6 +26,7 @@ from pmgs_build.testing import (
     corrupt,
     generate_package,
 )
+from pmgs_build.testing.kit import tree_sha256
 from pmgs_core import parse_code
 
 DATE = "20260331"
@@ -80,14 +80,6 @@ def group_records(pkg: GeneratedPackage, group: str) -> list[list[str]]:
     return [row for path in files_of(pkg, group) for row in records(path)]
 
 
-def digests(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
-
-
 def repaired(row: list[str], columns: int) -> list[str]:
     """The repair of docs/pmgs-source-format.md: fixed first and last columns, middle joined."""
     if len(row) == columns:
@@ -103,7 +95,7 @@ def repaired(row: list[str], columns: int) -> list[str]:
 def test_same_seed_gives_identical_bytes(tmp_path: Path) -> None:
     first = generate_package(tmp_path / "a", scale=0.001, seed=7)
     second = generate_package(tmp_path / "b", scale=0.001, seed=7)
-    assert digests(first.path) == digests(second.path)
+    assert tree_sha256(first.path) == tree_sha256(second.path)
     assert first.expected == second.expected
     assert first.examples == second.examples
 
@@ -111,7 +103,7 @@ def test_same_seed_gives_identical_bytes(tmp_path: Path) -> None:
 def test_different_seed_gives_different_files(tmp_path: Path) -> None:
     first = generate_package(tmp_path / "a", scale=0.001, seed=1)
     second = generate_package(tmp_path / "b", scale=0.001, seed=2)
-    one, two = digests(first.path), digests(second.path)
+    one, two = tree_sha256(first.path), tree_sha256(second.path)
     assert one != two
     assert sum(one[name] != two.get(name) for name in one) > len(one) // 2
 
@@ -456,9 +448,9 @@ def test_large_theme_at_one_percent(package_1pct: GeneratedPackage) -> None:
 @pytest.mark.parametrize("kind", sorted(CORRUPTION_KINDS))
 def test_each_corruption_changes_one_file(tmp_path: Path, kind: str) -> None:
     pkg = generate_package(tmp_path, scale=0.0005)
-    before = digests(pkg.path)
+    before = tree_sha256(pkg.path)
     changed = corrupt(pkg.path, kind)
-    after = digests(pkg.path)
+    after = tree_sha256(pkg.path)
     different = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
     assert different
     assert str(changed.relative_to(pkg.path)) in different

@@ -9,7 +9,6 @@ claims in ``GeneratedPackage`` (``files``, ``rows``, ``expected.document_groups`
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import re
 import zipfile
@@ -32,6 +31,7 @@ from pmgs_build.testing import (
     generate_package,
     make_zip,
 )
+from pmgs_build.testing.kit import pdf_page_texts, tree_sha256
 from pmgs_core import ClassificationCode, ipc_code_from_pdf_name, parse_code, parse_ipc_version
 
 REFERENCE_DATE = "20260331"
@@ -76,14 +76,6 @@ def csv_rows(pkg: GeneratedPackage, group: str) -> list[list[str]]:
     return out
 
 
-def digests(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
-
-
 def xml_root(path: Path) -> etree._Element:
     """Strict parse; the CP932 file is decoded as CP932 and re-declared as UTF-8 first."""
     data = path.read_bytes()
@@ -92,14 +84,6 @@ def xml_root(path: Path) -> etree._Element:
     except etree.XMLSyntaxError:
         text = data.decode("cp932").replace('encoding="Shift_JIS"', 'encoding="UTF-8"', 1)
         return etree.fromstring(text.encode("utf-8"), strict_parser())
-
-
-def page_texts(path: Path) -> list[str]:
-    doc = pdfium.PdfDocument(path)
-    try:
-        return [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
-    finally:
-        doc.close()
 
 
 def squeeze(text: str) -> str:
@@ -113,7 +97,7 @@ def test_same_seed_same_bytes_and_documents_leave_csvs_alone(tmp_path: Path) -> 
     first = generate_package(tmp_path / "a", scale=0.001, seed=4, with_documents=True)
     second = generate_package(tmp_path / "b", scale=0.001, seed=4, with_documents=True)
     plain = generate_package(tmp_path / "c", scale=0.001, seed=4)
-    one, two, three = digests(first.path), digests(second.path), digests(plain.path)
+    one, two, three = tree_sha256(first.path), tree_sha256(second.path), tree_sha256(plain.path)
     assert one == two
     assert first.expected == second.expected
     assert first.examples == second.examples
@@ -291,7 +275,7 @@ def test_definition_pdfs_extract_as_recorded(package: GeneratedPackage) -> None:
         assert code.canonical in codes_8u
         padded += "_" in path.name
         unpadded += code.main_group is not None and "_" not in path.name
-        texts = page_texts(path)
+        texts = pdf_page_texts(path)
         recorded = c.pdf_page_chars[path.name]
         assert [len(squeeze(t)) for t in texts] == list(recorded), path.name
         assert squeeze(texts[next(i for i, n in enumerate(recorded) if n)]).startswith(
@@ -306,7 +290,7 @@ def test_definition_pdfs_extract_as_recorded(package: GeneratedPackage) -> None:
     assert any(len(v) > 1 for v in c.pdf_page_chars.values())
     example = package.path / package.examples["ipc_definition_pdf"]
     assert example.name == "G06F___3-048.pdf"
-    assert squeeze(page_texts(example)[0]) == package.examples["ipc_definition_first_page"]
+    assert squeeze(pdf_page_texts(example)[0]) == package.examples["ipc_definition_first_page"]
     assert re.search(r"[ぁ-んァ-ン一-龥]", package.examples["ipc_definition_first_page"])
 
 
@@ -329,9 +313,9 @@ def test_without_quirks_no_recovery_no_empty_page_no_cp932(tmp_path: Path) -> No
 @pytest.mark.parametrize("kind", sorted(DOCUMENT_CORRUPTION_KINDS))
 def test_document_corruptions(tmp_path: Path, kind: str) -> None:
     pkg = generate_package(tmp_path, scale=0.0005, with_documents=True)
-    before = digests(pkg.path)
+    before = tree_sha256(pkg.path)
     path = corrupt(pkg.path, kind)
-    after = digests(pkg.path)
+    after = tree_sha256(pkg.path)
     assert {k for k in before if before[k] != after[k]} == {str(path.relative_to(pkg.path))}
     data = path.read_bytes()
     if kind == "xml_external_entity":
@@ -381,7 +365,7 @@ def test_make_zip_is_deterministic_with_release_on_top(tmp_path: Path) -> None:
         names = archive.namelist()
         assert all(name.startswith(f"{pkg.release}/") for name in names)
         files = {n.removeprefix(f"{pkg.release}/") for n in names if not n.endswith("/")}
-        assert files == set(digests(pkg.path))
+        assert files == set(tree_sha256(pkg.path))
     with pytest.raises(FileExistsError):
         make_zip(pkg.path, first)
 

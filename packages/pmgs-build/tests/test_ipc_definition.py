@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import importlib
 import inspect
 import json
@@ -27,7 +26,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import pypdfium2 as pdfium
 import pytest
 
 import pmgs_build.build as build_module
@@ -39,6 +37,7 @@ from pmgs_build.adapters.ipc_definition import (
 )
 from pmgs_build.testing import GeneratedPackage, corrupt, generate_package, make_zip
 from pmgs_build.testing._pdf import pdf_document
+from pmgs_build.testing.kit import file_sha256, pdf_page_texts
 from pmgs_core import PMGSQueryError, PMGSStore, ipc_code_from_pdf_name
 
 GROUP = "REFERENCE/IPC_TEIGI"
@@ -62,7 +61,8 @@ def record_order(log: str, hold: str, data: bytes) -> list[str]:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             path = Path(log)
-            if path.exists() and len(path.read_text().split()) >= 3:
+            # Complete lines only: a digest being appended is not yet a finished file.
+            if path.exists() and path.read_text().count("\\n") >= 3:
                 break
             time.sleep(0.01)
     pages = extract_pages(data)
@@ -88,18 +88,6 @@ def crash_on(target: str, data: bytes) -> list[str]:
 
 def squeeze(text: str) -> str:
     return re.sub(r"\s+", "", text)
-
-
-def page_texts(path: Path) -> list[str]:
-    document = pdfium.PdfDocument(path)
-    try:
-        return [document[i].get_textpage().get_text_range() for i in range(len(document))]
-    finally:
-        document.close()
-
-
-def sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def only_definitions(pkg: GeneratedPackage) -> GeneratedPackage:
@@ -201,7 +189,7 @@ def test_every_page_keeps_its_number_and_its_text(
         # The body is pdfium's text with only CRLF changed; read back independently, from the
         # file. (Not the generator's character counts: pdfium drops a line of one CJK
         # character in the generator's PDFs, so a few pages extract one character short.)
-        texts = page_texts(pkg.path / GROUP / name)
+        texts = pdf_page_texts(pkg.path / GROUP / name)
         assert [r[5] for r in rows] == [texts[n - 1].replace("\r\n", "\n") for n in pages]
         for _seq, _page, _loc, heading, text_type, body, key, title, language, _ in rows:
             assert key == f"ipc_definition:{heading}"
@@ -321,7 +309,7 @@ def test_digest_does_not_follow_the_order_workers_finish(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     pdfs = sorted((small.path / GROUP).iterdir())
-    input_order = [sha(p) for p in pdfs]
+    input_order = [file_sha256(p) for p in pdfs]
     use_parser(monkeypatch, pool_min_files=len(pdfs) + 1)  # in this process, in input order
     sequential = build_database(small.path, tmp_path / "sequential.sqlite")
     log = tmp_path / "finished.txt"
@@ -360,7 +348,7 @@ def test_a_worker_crash_names_the_file_and_the_rest_is_read(
         monkeypatch,
         workers=2,
         pool_min_files=0,
-        extract=functools.partial(hooks.crash_on, sha(target)),
+        extract=functools.partial(hooks.crash_on, file_sha256(target)),
     )
     output = tmp_path / "out.sqlite"
     with pytest.raises(BuildError) as failure:
@@ -442,7 +430,7 @@ def test_a_worker_that_hangs_is_killed_and_the_file_timed_out(
         monkeypatch,
         workers=workers,
         pool_min_files=0,
-        extract=functools.partial(hooks.hang_on, sha(target)),
+        extract=functools.partial(hooks.hang_on, file_sha256(target)),
         timeout=5.0,
     )
     output = tmp_path / "out.sqlite"
@@ -465,7 +453,7 @@ def test_a_hung_file_is_quarantined_and_the_others_are_built(
         monkeypatch,
         workers=2,
         pool_min_files=0,
-        extract=functools.partial(hooks.hang_on, sha(target)),
+        extract=functools.partial(hooks.hang_on, file_sha256(target)),
         timeout=5.0,
     )
     report = build_database(small.path, tmp_path / "out.sqlite")

@@ -11,7 +11,6 @@ fields that carry meaning (source paths, locators and hashes legitimately differ
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import sqlite3
 from collections import Counter
@@ -24,6 +23,7 @@ import pytest
 
 from pmgs_build import BuildError, BuildReport, build_database
 from pmgs_build.testing import VARIANT_KINDS, Variant, generate_package, make_variant
+from pmgs_build.testing.kit import tree_sha256
 from pmgs_core import PMGSStore
 
 SEED = 13
@@ -37,14 +37,6 @@ Query = tuple[str, str, str | None, str | None]
 
 def _connect(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-
-
-def _manifest(root: Path) -> dict[str, str]:
-    return {
-        path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in root.rglob("*")
-        if path.is_file()
-    }
 
 
 def _sample_queries(conn: sqlite3.Connection) -> list[Query]:
@@ -266,9 +258,9 @@ def outcome(
     directory = tmp_path_factory.mktemp(kind)
     package = directory / base.package.name
     shutil.copytree(base.package, package)
-    before = _manifest(package)
+    before = tree_sha256(package)
     returned = make_variant(package, kind)
-    after = _manifest(package)
+    after = tree_sha256(package)
     output = directory / "variant.sqlite"
     database: Path | None = output
     error: BuildError | None = None

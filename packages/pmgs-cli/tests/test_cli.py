@@ -1,4 +1,4 @@
-"""The installed ``pmgs`` command, run as a real subprocess: plumbing and plugins."""
+"""The ``pmgs`` command group: help, usage errors, published subcommands, exit codes."""
 
 from __future__ import annotations
 
@@ -69,8 +69,10 @@ def provider_on_path(tmp_path: Path) -> dict[str, str]:
 
 
 def test_published_subcommands_are_listed_and_run(
-    pmgs: Runner, provider_on_path: dict[str, str]
+    pmgs_process: Runner, provider_on_path: dict[str, str]
 ) -> None:
+    # Child processes: the provider is found through PYTHONPATH, read at start-up.
+    pmgs = pmgs_process
     listing = pmgs("--help", env=provider_on_path)
     assert listing.returncode == 0
     assert "fake-sub" in listing.stdout
@@ -84,3 +86,38 @@ def test_published_subcommands_are_listed_and_run(
     ran = pmgs("fake-sub", "--json", "x y", env=provider_on_path)
     assert ran.returncode == 7
     assert ran.stdout == "--json|x y"
+
+
+@pytest.mark.parametrize(
+    ("argv", "exit_code"),
+    [
+        (["release"], 0),
+        (["lookup", "fi", "A01B1/00"], 1),  # not_found: the query commands end in sys.exit
+        (["lookup", "fi", "G06F3/"], 2),
+        (["document", "no-such-document"], 4),
+        (["quarantine", "--limit", "0"], 2),
+        (["validate", "/nonexistent/none.sqlite"], 3),
+        (["lookup", "fi", "A01B", "--relation-limit", "abc"], 2),  # click usage error
+        (["--help"], 0),
+    ],
+)
+def test_main_returns_the_exit_code_instead_of_exiting(
+    data_dir: Path, capsys: pytest.CaptureFixture[str], argv: list[str], exit_code: int
+) -> None:
+    from pmgs_cli import main
+
+    data = [] if argv[0] in {"validate", "--help"} else ["--data-dir", str(data_dir)]
+    returned = main([*argv, *data, "--json"] if argv != ["--help"] else argv)
+    assert returned == exit_code  # the table of docs/cli.md "Exit codes"
+    capsys.readouterr()
+
+
+def test_the_console_script_exits_with_the_code_and_prints_what_main_prints(
+    pmgs: Runner, pmgs_process: Runner, data_dir: Path
+) -> None:
+    # The one smoke test of the installed script for the query path: same bytes, same code.
+    args = ("lookup", "fi", "A01B1/00", "--data-dir", data_dir, "--json")
+    child, here = pmgs_process(*args), pmgs(*args)
+    assert child.returncode == here.returncode == 1, child.stderr
+    assert child.stdout == here.stdout
+    assert child.stderr == here.stderr == ""

@@ -89,10 +89,11 @@ def hanging_mcp(tmp_path: Path) -> dict[str, str]:
 
 
 def test_doctor_timeout_kills_and_reaps_the_server(
-    pmgs: Runner, data_dir: Path, hanging_mcp: dict[str, str]
+    pmgs_process: Runner, data_dir: Path, hanging_mcp: dict[str, str]
 ) -> None:
+    # A child process: the fake provider is found through PYTHONPATH, read at start-up.
     started = time.monotonic()
-    result = pmgs(
+    result = pmgs_process(
         "doctor", "--data-dir", data_dir, "--timeout-seconds", "3", "--json", env=hanging_mcp
     )
     elapsed = time.monotonic() - started

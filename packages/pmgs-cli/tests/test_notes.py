@@ -1,4 +1,4 @@
-"""``pmgs notes``: the installed command on a real collection file, checked by SQL."""
+"""``pmgs notes``: the command on a real collection file, checked by SQL."""
 
 from __future__ import annotations
 

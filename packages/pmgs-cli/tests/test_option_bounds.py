@@ -3,7 +3,7 @@
 The bounds are written by hand from docs/cli.md and docs/store.md. A value outside must exit
 2 with ``--json`` giving the stable code and naming the option (``details.argument``, the
 option's name with underscores, or the start of the message); a value at a bound must not be
-refused for that option. Each call is the installed ``pmgs`` console script.
+refused for that option. Each call is ``pmgs_cli.main`` in process (conftest's runner).
 """
 
 from __future__ import annotations

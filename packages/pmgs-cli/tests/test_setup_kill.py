@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import subprocess
@@ -13,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from pmgs_build.testing.kit import console_script, script_environment
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -28,11 +29,17 @@ def test_sigkill_keeps_the_previous_release(
     pointer_before = (root / "state" / "current.json").read_bytes()
     databases_before = {p: p.read_bytes() for p in (root / "data" / "releases").rglob("*.sqlite")}
     marker = tmp_path / "paused"
-    exe = shutil.which("pmgs", path=str(Path(sys.executable).parent))
-    assert exe is not None
-    env = dict(os.environ, PMGS_TEST_PAUSE_AT=stage, PMGS_TEST_PAUSE_MARKER=str(marker))
+    env = script_environment({"PMGS_TEST_PAUSE_AT": stage, "PMGS_TEST_PAUSE_MARKER": str(marker)})
     child = subprocess.Popen(
-        [exe, "setup", str(sample_dir), "--release", "JPPM2026003", "--data-dir", str(root)],
+        [
+            console_script(),
+            "setup",
+            str(sample_dir),
+            "--release",
+            "JPPM2026003",
+            "--data-dir",
+            str(root),
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

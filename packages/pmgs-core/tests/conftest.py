@@ -1,80 +1,34 @@
-"""Shared fixtures of the store tests: one generated package, built once per session.
+"""The store tests' reference: the shared kit's (``pmgs_build.testing.pytest_plugin``), larger.
 
 The database is built by pmgs-build from a synthetic package (never hand-written rows), so
-the store is tested against exactly what users get. Its SHA-256 is taken after the build and
-checked again when the session ends: no query of the whole suite may change the file.
+the store is tested against exactly what users get; ``reference``, ``store``, ``ro_conn``,
+``writable_copy`` and ``examples`` come from the kit, which also checks that no query of the
+whole suite changed the file. pmgs-build is a test dependency of pmgs-core (its ``dev``
+group), so the kit is loaded under nox's per-package session too.
 """
 
 from __future__ import annotations
 
-import hashlib
-import shutil
-import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from pmgs_build import build_database
-from pmgs_core import PMGSStore
-
-try:
-    from pmgs_build.testing import generate_package
-except ImportError:  # the testing package may not re-export it yet
-    from pmgs_build.testing.generator import generate_package
-
-SCALE = 0.005
-SEED = 7
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+from pmgs_build.testing import GeneratedPackage
+from pmgs_build.testing.kit import ReferenceDatabase
+from pmgs_build.testing.pytest_plugin import ReferenceOptions
 
 
 @pytest.fixture(scope="session")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    return generate_package(tmp_path_factory.mktemp("package"), scale=SCALE, seed=SEED)
+def pmgs_reference_options() -> ReferenceOptions:
+    # Large enough for a document of more than 200 segments (test_store_documents).
+    return ReferenceOptions(scale=0.005, seed=7)
 
 
 @pytest.fixture(scope="session")
-def examples(generated: Any) -> dict[str, str]:
-    return dict(generated.examples)
+def generated(reference: ReferenceDatabase) -> GeneratedPackage:
+    return reference.package
 
 
 @pytest.fixture(scope="session")
-def database_path(generated: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The built database; its hash must be the same after every test has queried it."""
-    path = tmp_path_factory.mktemp("db") / "reference.sqlite"
-    build_database(generated.path, path)
-    before = file_sha256(path)
-    yield path
-    assert file_sha256(path) == before, "a query changed the database file"
-    leftovers = [p.name for p in path.parent.iterdir() if p.name != path.name]
-    assert leftovers == [], f"queries left files beside the database: {leftovers}"
-
-
-@pytest.fixture(scope="session")
-def store(database_path: Path) -> Iterator[PMGSStore]:
-    with PMGSStore.open(database_path) as opened:
-        yield opened
-
-
-@pytest.fixture
-def writable_copy(database_path: Path, tmp_path: Path) -> Path:
-    """A private copy of the database for tests that must damage or alter it."""
-    target = tmp_path / "copy.sqlite"
-    shutil.copyfile(database_path, target)
-    return target
-
-
-@pytest.fixture(scope="session")
-def ro_conn(database_path: Path) -> Iterator[sqlite3.Connection]:
-    """A separate read-only connection for computing expected answers straight from SQL."""
-    connection = sqlite3.connect(database_path.resolve().as_uri() + "?mode=ro", uri=True)
-    yield connection
-    connection.close()
+def database_path(reference: ReferenceDatabase) -> Path:
+    return reference.db

@@ -2,8 +2,9 @@
 
 Nothing here mocks the MCP SDK. Servers run as real subprocesses (``python -m pmgs_mcp``):
 stdio servers are spawned by the SDK's own stdio client, HTTP servers are real uvicorn
-processes on a free 127.0.0.1 port. The database is built once per session from a synthetic
-package (pmgs-build's generator), so the tests know named example codes and documents.
+processes on a free 127.0.0.1 port. The database (``reference``) and the ``store`` on it are
+the shared kit's (``pmgs_build.testing.pytest_plugin``, default scale): built once per
+session from a synthetic package, so the tests know named example codes and documents.
 """
 
 from __future__ import annotations
@@ -14,10 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from pmgs_build import build_database
-from pmgs_build.testing import generate_package
-from pmgs_core import PMGSStore
-
 sys.path.insert(0, str(Path(__file__).parent))
 
 from pmgs_mcp_testkit import (
@@ -27,22 +24,6 @@ from pmgs_mcp_testkit import (
     start_http_server,
     stop_http_server,
 )
-
-
-@pytest.fixture(scope="session")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> Reference:
-    root = tmp_path_factory.mktemp("reference")
-    package = generate_package(root / "package", scale=0.001, seed=7)
-    db = root / "reference.sqlite"
-    build_database(package.path, db)
-    return Reference(db=db, package=package)
-
-
-@pytest.fixture(scope="session")
-def store(reference: Reference) -> Iterator[PMGSStore]:
-    opened = PMGSStore.open(reference.db)
-    yield opened
-    opened.close()
 
 
 @pytest.fixture(scope="session")

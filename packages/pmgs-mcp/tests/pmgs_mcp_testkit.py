@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx2
-
-from pmgs_build.testing import GeneratedPackage
+from pmgs_build.testing.kit import ReferenceDatabase, serve_on_free_port, stop_process
 
 TOKEN = "test-token-0123456789abcdef"
 """Bearer token of the token-protected HTTP server."""
@@ -26,23 +22,8 @@ TOKEN = "test-token-0123456789abcdef"
 SERVER_START_TIMEOUT = 60.0
 
 
-@dataclass(frozen=True)
-class Reference:
-    """The session's database and the package it was built from."""
-
-    db: Path
-    package: GeneratedPackage
-
-    @property
-    def examples(self) -> dict[str, str]:
-        return dict(self.package.examples)
-
-
-def free_port() -> int:
-    """A TCP port that was free a moment ago on 127.0.0.1."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+Reference = ReferenceDatabase
+"""The session's database and the package it was built from (the shared kit's)."""
 
 
 def server_command(*args: str) -> list[str]:
@@ -78,40 +59,32 @@ def start_http_server(
     db: Path | None = None,
     wait_for: str = "/ready",
 ) -> HttpServer:
-    port = free_port()
+    """A server on a free port, answering 200 on ``wait_for`` (it and no other process)."""
     env = {**os.environ}
     env.pop("PMGS_MCP_TOKEN", None)
     source = ["--db", str(db or reference.db)] if "--data-dir" not in extra else []
-    args = ["--transport", "http", "--port", str(port), *source, *extra]
     if token:
         env["PMGS_MCP_TOKEN"] = token
-    stderr_path = workdir / f"server-{port}.stderr"
-    with stderr_path.open("wb") as stderr:
-        process = subprocess.Popen(
-            server_command(*args), stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, env=env
-        )
-    server = HttpServer(process, port, token, stderr_path)
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited early ({process.returncode}): {server.stderr()}")
-        try:
-            if httpx2.get(f"{server.base_url}{wait_for}", timeout=1.0).status_code == 200:
-                return server
-        except httpx2.TransportError:
-            pass
-        time.sleep(0.1)
-    stop_http_server(server)
-    raise RuntimeError(f"server did not answer 200 on {wait_for}: {server.stderr()}")
+
+    def start(port: int) -> tuple[subprocess.Popen[bytes], Path]:
+        args = ["--transport", "http", "--port", str(port), *source, *extra]
+        stderr_path = workdir / f"server-{port}.stderr"
+        with stderr_path.open("wb") as stderr:
+            process = subprocess.Popen(
+                server_command(*args),
+                stdin=subprocess.DEVNULL,
+                stdout=stderr,
+                stderr=stderr,
+                env=env,
+            )
+        return process, stderr_path
+
+    process, port = serve_on_free_port(start, wait_for, timeout=SERVER_START_TIMEOUT)
+    return HttpServer(process, port, token, workdir / f"server-{port}.stderr")
 
 
 def stop_http_server(server: HttpServer) -> None:
-    server.process.terminate()
-    try:
-        server.process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
-        server.process.wait(timeout=10)
+    stop_process(server.process, timeout=10)
 
 
 def jsonable(value: Any) -> Any:

@@ -6,7 +6,6 @@ and the release database's SHA-256 is compared before and after.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import subprocess
@@ -21,6 +20,8 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from pmgs_mcp_testkit import Reference, server_command, start_http_server, stop_http_server
 
+from pmgs_build.testing.kit import file_sha256
+
 WRITE_TOOLS = {
     "add_item_text",
     "update_item",
@@ -30,10 +31,6 @@ WRITE_TOOLS = {
     "delete_document",
     "reindex_collection",
 }
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _sql(path: Path, sql: str, *args: object) -> list[tuple[Any, ...]]:
@@ -161,7 +158,7 @@ async def _conversation(client: Client, coll: Path) -> None:
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_collection_session(transport: str, reference: Reference, tmp_path: Path) -> None:
     coll = tmp_path / "coll.sqlite"
-    before = _sha256(reference.db)
+    before = file_sha256(reference.db)
     args = ["--db", str(reference.db), "--allow-write", "--collection", str(coll), "--tools", "all"]
 
     async def run() -> None:
@@ -187,7 +184,7 @@ def test_collection_session(transport: str, reference: Reference, tmp_path: Path
             stop_http_server(server)
 
     anyio.run(run)
-    assert _sha256(reference.db) == before
+    assert file_sha256(reference.db) == before
 
 
 def test_without_allow_write_there_are_no_write_tools(reference: Reference) -> None:

@@ -19,7 +19,7 @@ import anyio
 import httpx2
 import pytest
 import uvicorn
-from pmgs_mcp_testkit import HttpServer, free_port
+from pmgs_mcp_testkit import HttpServer
 
 from pmgs_mcp.connections import HeaderDeadlineProtocol
 from pmgs_mcp.security import BodyLimit, Message
@@ -40,7 +40,11 @@ async def slow_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
-    chosen = free_port()
+    # The socket is bound here and handed over: no other process can take the port between
+    # choosing it and serving on it.
+    listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listening.bind(("127.0.0.1", 0))
+    chosen = int(listening.getsockname()[1])
     config = uvicorn.Config(
         slow_app,
         host="127.0.0.1",
@@ -50,9 +54,10 @@ def port() -> Iterator[int]:
         log_level="warning",
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     while not server.started:
+        assert thread.is_alive(), "the server thread ended before serving"
         time.sleep(0.05)
     yield chosen
     server.should_exit = True
@@ -89,8 +94,13 @@ def test_a_prompt_head_is_served_however_long_the_answer_takes(port: int) -> Non
     with socket.create_connection(("127.0.0.1", port)) as sock:
         sock.sendall(_request(port))
         sock.settimeout(30)
-        first = sock.recv(4096)
+        # The head and the chunked body may arrive in separate reads: read the whole answer
+        # (up to its last chunk) before sending the next head.
+        first = b""
+        while not first.endswith(b"0\r\n\r\n") and (chunk := sock.recv(4096)):
+            first += chunk
         assert first.startswith(b"HTTP/1.1 200 ")
+        assert first.endswith(b"\r\n\r\n2\r\nok\r\n0\r\n\r\n")
         # The same keep-alive connection: the next head has the deadline again.
         sock.sendall(b"GET / HTTP/1.1\r\n")
         rest = _read_until_closed(sock)

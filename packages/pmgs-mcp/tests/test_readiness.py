@@ -1,7 +1,7 @@
 """Probes and the SSE rule against real servers: what an orchestrator and a client meet.
 
-The expected hashes are computed here with ``sha256sum`` (coreutils), not by pmgs; the
-release id comes from the database's ``release`` table read with plain SQL.
+The expected hashes are computed here with hashlib (the shared kit's ``file_sha256``), not
+by pmgs; the release id comes from the database's ``release`` table read with plain SQL.
 """
 
 from __future__ import annotations
@@ -27,14 +27,10 @@ from pmgs_mcp_testkit import (
     stop_http_server,
 )
 
+from pmgs_build.testing.kit import file_sha256
 from pmgs_core.datadir import CurrentPointer, content_addressed_path, write_current_pointer
 
 WRONG_SHA = "0" * 64
-
-
-def sha256sum(path: Path) -> str:
-    out = subprocess.run(["sha256sum", str(path)], capture_output=True, text=True, check=True)
-    return out.stdout.split()[0]
 
 
 def release_row(path: Path) -> tuple[str, str]:
@@ -59,7 +55,7 @@ def served(request: pytest.FixtureRequest) -> Iterator[list[HttpServer]]:
 
 def test_probes_report_release_and_hash(reference: Reference, token_server: HttpServer) -> None:
     release_id, _ = release_row(reference.db)
-    digest = sha256sum(reference.db)
+    digest = file_sha256(reference.db)
     for path, status in (("/health", "ok"), ("/ready", "ready")):
         # No token, no Host the allow-list knows: as HAProxy and Kubernetes probe.
         response = probe(token_server, path, Host="10.1.2.3:8080")
@@ -110,7 +106,7 @@ def _wait_verified(server: HttpServer) -> None:
 def test_pointer_hash_is_verified(
     reference: Reference, tmp_path: Path, served: list[HttpServer]
 ) -> None:
-    digest = sha256sum(reference.db)
+    digest = file_sha256(reference.db)
     good = _data_dir(tmp_path / "good", reference, digest)
     bad = _data_dir(tmp_path / "bad", reference, WRONG_SHA)
     server = start_http_server(reference, tmp_path, "--data-dir", str(good))

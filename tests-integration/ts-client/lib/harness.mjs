@@ -5,6 +5,7 @@
 
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createServer } from "node:net";
 
 /** A required environment variable, or an error naming it (the suite is never skipped). */
@@ -39,11 +40,48 @@ async function freePort() {
 }
 
 /**
- * Start `pmgs-mcp --transport http` (plus `extra` options) with a bearer token and wait until
- * /ready answers (the database is open and verified).
- * @returns {Promise<{url: string, headers: Record<string, string>, stop: () => Promise<void>, stderr: () => string}>}
+ * True when process `pid` holds the socket listening on `port`. Linux says which socket
+ * listens on a port (/proc/net/tcp) and which sockets a process holds (/proc/PID/fd); where
+ * it does not, the answer is true. Another test run may take a free port before our server
+ * binds it, and its server would then answer our readiness probe (the Python side's
+ * pmgs_build.testing.kit.owns_port does the same).
  */
-export async function startHttpServer(...extra) {
+export function ownsPort(pid, port) {
+  let table;
+  try {
+    table = readFileSync("/proc/net/tcp", "utf8");
+  } catch {
+    return true;
+  }
+  const listening = new Set();
+  for (const line of table.split("\n").slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length > 9 && fields[3] === "0A" && parseInt(fields[1].split(":")[1], 16) === port) {
+      listening.add(`socket:[${fields[9]}]`);
+    }
+  }
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      if (listening.has(readlinkSync(`/proc/${pid}/fd/${fd}`))) return true;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return false;
+}
+
+async function stopChild(child) {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill("SIGTERM");
+    await once(child, "exit");
+  }
+}
+
+/**
+ * One attempt on one free port: the server, or null when the port turned out to be another
+ * process's (bind refused, or a stranger answering).
+ */
+async function startOnce(extra) {
   const port = await freePort();
   const args = serverArgs("--transport", "http", "--port", String(port), ...extra);
   const child = spawn(PYTHON, args, {
@@ -57,16 +95,22 @@ export async function startHttpServer(...extra) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) {
+      if (/address already in use/i.test(output)) return null;
       throw new Error(`pmgs-mcp exited early (${child.exitCode}): ${output}`);
     }
+    let ready = false;
     try {
-      const health = await fetch(`${url}/ready`);
-      if (health.ok) break;
+      ready = (await fetch(`${url}/ready`)).ok;
     } catch {
       // not listening yet
     }
+    if (ready) {
+      if (ownsPort(child.pid, port)) break;
+      await stopChild(child);
+      return null;
+    }
     if (Date.now() > deadline) {
-      child.kill();
+      await stopChild(child);
       throw new Error(`pmgs-mcp did not become healthy: ${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -75,13 +119,22 @@ export async function startHttpServer(...extra) {
     url,
     headers: { Authorization: `Bearer ${TOKEN}` },
     stderr: () => output,
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill("SIGTERM");
-        await once(child, "exit");
-      }
-    },
+    stop: () => stopChild(child),
   };
+}
+
+/**
+ * Start `pmgs-mcp --transport http` (plus `extra` options) with a bearer token and wait until
+ * it (and no other process) answers /ready (the database is open and verified); a port lost
+ * to another process is given up and another tried.
+ * @returns {Promise<{url: string, headers: Record<string, string>, stop: () => Promise<void>, stderr: () => string}>}
+ */
+export async function startHttpServer(...extra) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const server = await startOnce(extra);
+    if (server !== null) return server;
+  }
+  throw new Error("no free port could be kept in 5 attempts");
 }
 
 /**

@@ -135,11 +135,18 @@ for _command in (
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``pmgs`` and return its exit code instead of exiting (for tests and embedding)."""
+    """Run ``pmgs`` and return its exit code instead of exiting (for tests and embedding).
+
+    Commands end with ``sys.exit`` (so that a code reaches the shell from deep inside a
+    renderer); that exit is caught here and returned like every other outcome. The console
+    script passes the code to ``sys.exit``.
+    """
     try:
         result: Any = cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
+    except SystemExit as exc:
+        return _exit_status(exc.code)
     except click.ClickException as exc:
         exc.show()
         return int(exc.exit_code)
@@ -149,3 +156,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         quiet_broken_pipe()
     return int(result) if isinstance(result, int) else 0
+
+
+def _exit_status(code: object) -> int:
+    """The status the interpreter would exit with for ``sys.exit(code)``."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    click.echo(str(code), err=True)
+    return 1

@@ -103,7 +103,9 @@ def pause(stage: str) -> None:
         return
     marker = os.environ.get(_PAUSE_MARKER_ENV)
     if marker:
-        Path(marker).write_text(f"{os.getpid()} {stage}\n", encoding="utf-8")
+        # Whole or absent: a test polls for the file and reads it as soon as it exists.
+        Path(f"{marker}.tmp").write_text(f"{os.getpid()} {stage}\n", encoding="utf-8")
+        os.replace(f"{marker}.tmp", marker)
     time.sleep(300)
 
 

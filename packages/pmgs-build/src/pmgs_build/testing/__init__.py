@@ -17,6 +17,9 @@ written here. Public API:
 * :func:`plan_next_release` / :func:`write_next_release` write the next release of a
   package with changes planned first (:class:`ReleasePlan`), for ``check`` and ``diff``.
 * :func:`make_zip` zips a package as it is downloaded (release directory at the top).
+* :mod:`pmgs_build.testing.kit` and :mod:`pmgs_build.testing.pytest_plugin` are the test kit
+  every suite of the workspace shares (reference database, store, hashing, the console
+  script, servers on a port they own); the plugin is loaded through ``pytest11`` (ADR 0024).
 
 See ``docs/synthetic-packages.md``.
 """
