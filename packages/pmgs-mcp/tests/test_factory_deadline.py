@@ -14,21 +14,20 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2
 import pytest
-from pmgs_mcp_testkit import SERVER_START_TIMEOUT, Reference, free_port
+from pmgs_mcp_testkit import SERVER_START_TIMEOUT, Reference
 
+from pmgs_build.testing.kit import free_port, serve_on_free_port, stop_process
 from pmgs_mcp.connections import ENV_HEADER_TIMEOUT, header_timeout_from_env
 
 
 def _start(
-    reference: Reference, stderr_path: Path, **extra_env: str
-) -> tuple[subprocess.Popen[bytes], int]:
-    port = free_port()
+    reference: Reference, stderr_path: Path, port: int, **extra_env: str
+) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PMGS_MCP_")}
     env.update({"PMGS_MCP_DB": str(reference.db), "PMGS_MCP_PORT": str(port), **extra_env})
     command = [
@@ -36,44 +35,26 @@ def _start(
         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
     ]  # fmt: skip
     with stderr_path.open("wb") as stderr:
-        process = subprocess.Popen(
+        return subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, env=env
         )
-    return process, port
-
-
-def _wait_healthy(process: subprocess.Popen[bytes], port: int, stderr_path: Path) -> None:
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"uvicorn exited: {stderr_path.read_text(errors='replace')}")
-        try:
-            if httpx2.get(f"http://127.0.0.1:{port}/health", timeout=1.0).status_code == 200:
-                return
-        except httpx2.TransportError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"uvicorn did not start: {stderr_path.read_text(errors='replace')}")
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=15)
 
 
 @pytest.fixture(scope="module")
 def factory_port(reference: Reference, tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     stderr_path = tmp_path_factory.mktemp("factory") / "uvicorn.stderr"
-    process, port = _start(reference, stderr_path, **{ENV_HEADER_TIMEOUT: "0.5"})
+    process, port = serve_on_free_port(
+        lambda port: (
+            _start(reference, stderr_path, port, **{ENV_HEADER_TIMEOUT: "0.5"}),
+            stderr_path,
+        ),
+        "/health",
+        timeout=SERVER_START_TIMEOUT,
+    )
     try:
-        _wait_healthy(process, port, stderr_path)
         yield port
     finally:
-        _stop(process)
+        stop_process(process)
 
 
 def _read_until_closed(sock: socket.socket) -> bytes:
@@ -100,12 +81,12 @@ def test_a_complete_request_is_served(factory_port: int) -> None:
 
 def test_a_bad_deadline_stops_the_factory_at_startup(reference: Reference, tmp_path: Path) -> None:
     stderr_path = tmp_path / "uvicorn.stderr"
-    process, _ = _start(reference, stderr_path, **{ENV_HEADER_TIMEOUT: "-1"})
+    process = _start(reference, stderr_path, free_port(), **{ENV_HEADER_TIMEOUT: "-1"})
     try:
         assert process.wait(timeout=SERVER_START_TIMEOUT) != 0
     finally:
         if process.poll() is None:
-            _stop(process)
+            stop_process(process)
     assert ENV_HEADER_TIMEOUT in stderr_path.read_text(errors="replace")
 
 
