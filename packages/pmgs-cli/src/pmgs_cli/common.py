@@ -16,6 +16,7 @@ from typing import Any, Final, NoReturn, TypeVar, cast
 
 import click
 
+from pmgs_cli import exits
 from pmgs_cli.exits import (
     EXIT_DATABASE,
     EXIT_INTERNAL,
@@ -29,13 +30,6 @@ from pmgs_cli.exits import (
 from pmgs_core import ERROR_CATEGORIES
 
 __all__ = [
-    "EXIT_DATABASE",
-    "EXIT_INTERNAL",
-    "EXIT_NEGATIVE",
-    "EXIT_NOT_FOUND",
-    "EXIT_OK",
-    "EXIT_SETUP",
-    "EXIT_USAGE",
     "NEGATIVE_MATCH_STATUSES",
     "CliFailure",
     "Options",
@@ -46,8 +40,8 @@ __all__ = [
     "handle_errors",
     "hint_for",
     "query_options",
-    "quiet_broken_pipe",
 ]
+__all__ += exits.__all__  # the exit codes and the closed-pipe exit, re-exported
 
 _DATABASE_CODES: Final = frozenset(
     code for code, category in ERROR_CATEGORIES.items() if category == "database"
