@@ -16,7 +16,6 @@ from typing import Any, Final, NoReturn, TypeVar, cast
 
 import click
 
-from pmgs_cli import exits
 from pmgs_cli.exits import (
     EXIT_DATABASE,
     EXIT_INTERNAL,
@@ -30,6 +29,7 @@ from pmgs_cli.exits import (
 from pmgs_core import ERROR_CATEGORIES
 
 __all__ = [
+    "EXIT_OK",  # for the notes commands; the other exit codes come from pmgs_cli.exits
     "NEGATIVE_MATCH_STATUSES",
     "CliFailure",
     "Options",
@@ -41,7 +41,6 @@ __all__ = [
     "hint_for",
     "query_options",
 ]
-__all__ += exits.__all__  # the exit codes and the closed-pipe exit, re-exported
 
 _DATABASE_CODES: Final = frozenset(
     code for code, category in ERROR_CATEGORIES.items() if category == "database"

@@ -14,14 +14,8 @@ from typing import Any
 
 import click
 
-from pmgs_cli.common import (
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    EXIT_USAGE,
-    CliFailure,
-    emit_json,
-    handle_errors,
-)
+from pmgs_cli.common import CliFailure, emit_json, handle_errors
+from pmgs_cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE
 
 __all__ = ["build", "register_agents", "setup", "validate"]
 
