@@ -11,8 +11,6 @@ Everything other packages may use is re-exported here and listed in ``__all__``.
 * :func:`logical_digest` — the content hash a finished database stores in its metadata.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from pmgs_build.build import BuildReport, GroupCount, build_database
 from pmgs_build.digest import logical_digest
 from pmgs_build.inventory import Inventory, take_inventory
@@ -41,11 +39,9 @@ from pmgs_build.setup import (
     setup_release,
 )
 from pmgs_build.validate import ValidationCheck, ValidationReport, validate_database
+from pmgs_core import distribution_version
 
-try:
-    __version__ = version("pmgs-build")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+__version__ = distribution_version("pmgs-build")
 
 __all__ = [
     "ALL_ISSUE_CODES",

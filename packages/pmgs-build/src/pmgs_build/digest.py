@@ -12,14 +12,24 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from pathlib import Path
 from typing import Final
 
 from pmgs_core import TABLES
 
-__all__ = ["DIGEST_EXCLUDED_METADATA", "logical_digest"]
+__all__ = ["DIGEST_EXCLUDED_METADATA", "file_sha256", "logical_digest"]
 
 DIGEST_EXCLUDED_METADATA: Final = ("logical_digest",)
 _BATCH: Final = 20_000
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file, read in 1 MiB blocks (databases of the long profiles are large)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _primary_key(conn: sqlite3.Connection, table: str) -> tuple[list[str], list[str]]:

@@ -18,7 +18,7 @@ from pmgs_cli.commands.doctor import doctor
 from pmgs_cli.commands.manage import build, setup, validate
 from pmgs_cli.commands.notes import notes
 from pmgs_cli.commands.query import document, hierarchy, lookup, quarantine, release, search
-from pmgs_cli.common import quiet_broken_pipe
+from pmgs_cli.exits import quiet_broken_pipe
 from pmgs_core import COMMAND_ENTRY_POINT_GROUP, CommandMain
 
 if TYPE_CHECKING:

@@ -29,13 +29,7 @@ from pmgs_cli.exits import (
 from pmgs_core import ERROR_CATEGORIES
 
 __all__ = [
-    "EXIT_DATABASE",
-    "EXIT_INTERNAL",
-    "EXIT_NEGATIVE",
-    "EXIT_NOT_FOUND",
-    "EXIT_OK",
-    "EXIT_SETUP",
-    "EXIT_USAGE",
+    "EXIT_OK",  # for the notes commands; the other exit codes come from pmgs_cli.exits
     "NEGATIVE_MATCH_STATUSES",
     "CliFailure",
     "Options",
@@ -46,7 +40,6 @@ __all__ = [
     "handle_errors",
     "hint_for",
     "query_options",
-    "quiet_broken_pipe",
 ]
 
 _DATABASE_CODES: Final = frozenset(

@@ -105,6 +105,13 @@ def _next_steps(hints: Iterable[str]) -> list[Text]:
     return [Text(f"next: {hint}", style="yellow") for hint in hints]
 
 
+def _print_closing(hints: Iterable[str], release: ReleaseRef, attribution: str) -> None:
+    """The next steps and the footer that end a page printed line by line."""
+    for line in _next_steps(hints):
+        stdout.print(line, soft_wrap=True)  # a command stays one line, to copy it whole
+    stdout.print(_footer(release, attribution))
+
+
 def _code_name(scheme: str, code: str, edition: str | None) -> str:
     return f"{scheme} {code}" + (f" ({edition})" if edition else "")
 
@@ -341,9 +348,7 @@ def search(page: CombinedSearchPage, hints: Sequence[str] = ()) -> None:
             stdout.print(Text(f"{title}: no hits", style="yellow"))
         if results["has_more"]:
             stdout.print(Text(f"more: {offset_flag} {results['next_offset']}", style="yellow"))
-    for line in _next_steps(hints):
-        stdout.print(line, soft_wrap=True)  # a command stays one line, to copy it whole
-    stdout.print(_footer(page["release"], page["attribution"]))
+    _print_closing(hints, page["release"], page["attribution"])
 
 
 def document(page: DocumentPage) -> None:
@@ -392,9 +397,7 @@ def hierarchy(
         stdout.print(table)
     if page["truncated"]:
         stdout.print(Text(f"more: --offset {page['next_offset']}", style="yellow"))
-    for line in _next_steps(hints):
-        stdout.print(line, soft_wrap=True)  # a command stays one line, to copy it whole
-    stdout.print(_footer(page["release"], page["attribution"]))
+    _print_closing(hints, page["release"], page["attribution"])
 
 
 def quarantine(page: QuarantinePage) -> None:

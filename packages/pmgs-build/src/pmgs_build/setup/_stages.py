@@ -9,7 +9,6 @@ them touches ``state/current.json`` except :func:`switch_pointer`.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import os
 import shutil
@@ -24,6 +23,7 @@ from typing import IO, Any, Final
 
 from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT
 from pmgs_build.build import BuildReport, build_database
+from pmgs_build.digest import file_sha256
 from pmgs_build.inventory import Inventory, take_inventory
 from pmgs_build.issues import BuildError, IssueCode
 from pmgs_build.model import ProgressEvent
@@ -80,15 +80,6 @@ _PAUSE_MARKER_ENV: Final = "PMGS_TEST_PAUSE_MARKER"
 
 
 # ---------------------------------------------------------------------------- helpers
-
-
-def file_sha256(path: Path) -> str:
-    """SHA-256 of a file, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def required_free_bytes(source_bytes: int) -> int:

@@ -8,7 +8,6 @@ other test runs of a busy machine. The fixtures built on them are in
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import socket
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pmgs_build.digest import file_sha256
 from pmgs_build.testing.generator import GeneratedPackage, generate_package
 
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -44,15 +44,6 @@ __all__ = [
     "tree_sha256",
     "wait_until_serving",
 ]
-
-
-def file_sha256(path: Path) -> str:
-    """The SHA-256 of a file, read in blocks (databases of the long profiles are large)."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def tree_sha256(root: Path) -> dict[str, str]:

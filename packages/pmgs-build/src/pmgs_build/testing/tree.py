@@ -8,6 +8,7 @@ into it whatever the scale and seed.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import zlib
 from collections.abc import Iterator
@@ -86,8 +87,11 @@ def ipc(section: str, class_: int | None = None, letter: str | None = None) -> C
     )
 
 
-def ipc_group(subclass: ClassificationCode, main: int, sub: str) -> ClassificationCode:
-    """An IPC main group (``sub == "00"``) or subgroup of ``subclass``."""
+def ipc_group(
+    subclass: ClassificationCode, main: int | str, sub: str, *, indexing: bool = False
+) -> ClassificationCode:
+    """An IPC main group (``sub == "00"``) or subgroup of ``subclass`` (with ``indexing``,
+    the indexing code ``{subclass}{main}:{sub}`` of the old editions)."""
     return ClassificationCode(
         scheme="ipc",
         kind="main_group" if sub == "00" else "subgroup",
@@ -96,6 +100,7 @@ def ipc_group(subclass: ClassificationCode, main: int, sub: str) -> Classificati
         subclass=subclass.subclass,
         main_group=str(main),
         subgroup=sub,
+        indexing=indexing,
     )
 
 
@@ -103,17 +108,7 @@ def as_fi(
     code: ClassificationCode, dev: str | None = None, sym: str | None = None
 ) -> ClassificationCode:
     """The FI code of an IPC code, optionally with a development code and file symbol."""
-    return ClassificationCode(
-        scheme="fi",
-        kind=code.kind,
-        section=code.section,
-        class_=code.class_,
-        subclass=code.subclass,
-        main_group=code.main_group,
-        subgroup=code.subgroup,
-        development_code=dev,
-        file_symbol=sym,
-    )
+    return dataclasses.replace(code, scheme="fi", development_code=dev, file_symbol=sym)
 
 
 def _subgroups(rng: random.Random, count: int) -> list[tuple[str, int]]:

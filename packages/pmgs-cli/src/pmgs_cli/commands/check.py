@@ -9,15 +9,8 @@ from typing import Any, Final
 import click
 
 from pmgs_cli.commands.release_choice import open_release
-from pmgs_cli.common import (
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    EXIT_USAGE,
-    CliFailure,
-    Query,
-    emit_json,
-    query_options,
-)
+from pmgs_cli.common import CliFailure, Query, emit_json, query_options
+from pmgs_cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE
 
 __all__ = ["check"]
 

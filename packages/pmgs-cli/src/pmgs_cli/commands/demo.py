@@ -17,7 +17,8 @@ from typing import Any
 
 import click
 
-from pmgs_cli.common import EXIT_OK, CliFailure, emit_json, handle_errors, language_option
+from pmgs_cli.common import CliFailure, emit_json, handle_errors, language_option
+from pmgs_cli.exits import EXIT_OK
 
 __all__ = ["DEMO_TWO_CHARACTER_WORD", "default_demo_dir", "demo"]
 

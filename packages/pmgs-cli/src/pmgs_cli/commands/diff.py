@@ -7,7 +7,8 @@ import sys
 import click
 
 from pmgs_cli.commands.release_choice import open_release
-from pmgs_cli.common import EXIT_OK, Query, emit_json, query_options
+from pmgs_cli.common import Query, emit_json, query_options
+from pmgs_cli.exits import EXIT_OK
 
 __all__ = ["diff"]
 

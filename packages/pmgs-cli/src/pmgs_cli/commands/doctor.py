@@ -15,7 +15,8 @@ from typing import Any, Final
 
 import click
 
-from pmgs_cli.common import EXIT_NEGATIVE, EXIT_OK, emit_json, handle_errors
+from pmgs_cli.common import emit_json, handle_errors
+from pmgs_cli.exits import EXIT_NEGATIVE, EXIT_OK
 
 __all__ = ["EXPECTED_TOOLS", "doctor"]
 

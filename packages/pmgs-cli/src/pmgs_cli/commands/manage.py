@@ -7,21 +7,17 @@ report. pmgs-build is imported inside the commands so that query commands never 
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import click
 
-from pmgs_cli.common import (
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    EXIT_USAGE,
-    CliFailure,
-    emit_json,
-    handle_errors,
-)
+from pmgs_cli.common import CliFailure, emit_json, handle_errors
+from pmgs_cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE
 
 __all__ = ["build", "register_agents", "setup", "validate"]
 
@@ -150,6 +146,41 @@ def _check_conflict(strict: bool, quarantine_budget: float | None) -> None:
         )
 
 
+class _Limits(TypedDict):
+    """How a build treats records it cannot read with certainty, as the builders take it."""
+
+    strict: bool
+    quarantine_budget: float | None
+    pdf_timeout: float
+
+
+def _limits_options(strict_help: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``--strict``, ``--quarantine-budget`` and ``--pdf-timeout``, checked together and given
+    to the command as one ``limits`` (``setup`` and ``build`` pass them on unchanged)."""
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        @functools.wraps(command)
+        def run(
+            *args: Any,
+            strict: bool,
+            quarantine_budget: float | None,
+            pdf_timeout: float,
+            **kwargs: Any,
+        ) -> None:
+            _check_conflict(strict, quarantine_budget)
+            limits: _Limits = {
+                "strict": strict,
+                "quarantine_budget": quarantine_budget,
+                "pdf_timeout": pdf_timeout,
+            }
+            command(*args, limits=limits, **kwargs)
+
+        strict_option = click.option("--strict", is_flag=True, help=strict_help)
+        return strict_option(_quarantine_budget_option(_pdf_timeout_option(run)))
+
+    return decorate
+
+
 @click.command()
 @click.argument("source", type=click.Path(path_type=Path, exists=False))
 @click.option("--data-dir", type=click.Path(path_type=Path, file_okay=False), default=None)
@@ -170,17 +201,13 @@ def _check_conflict(strict: bool, quarantine_budget: float | None) -> None:
     help="Before activating, serve the new database over MCP stdio and query it "
     "(skipped when pmgs-mcp is not installed).",
 )
-@click.option(
-    "--strict",
-    is_flag=True,
-    help="Refuse the package if any record would be quarantined (by default such records are "
-    "kept aside, counted, and the rest is built).",
+@handle_errors  # outermost: it also reports a conflict of the limits
+@_limits_options(
+    "Refuse the package if any record would be quarantined (by default such records are "
+    "kept aside, counted, and the rest is built)."
 )
-@_quarantine_budget_option
-@_pdf_timeout_option
 @click.option("--json", "as_json", is_flag=True, help="Print the setup report as JSON.")
 @click.option("--debug", is_flag=True)
-@handle_errors
 def setup(
     source: Path,
     data_dir: Path | None,
@@ -189,9 +216,7 @@ def setup(
     client: str,
     register: bool,
     mcp_check: bool,
-    strict: bool,
-    quarantine_budget: float | None,
-    pdf_timeout: float,
+    limits: _Limits,
     as_json: bool,
     debug: bool,
 ) -> None:
@@ -213,7 +238,6 @@ def setup(
         from pmgs_cli.commands.doctor import mcp_check_database
 
         doctor = mcp_check_database
-    _check_conflict(strict, quarantine_budget)
     with progress_ui() as ui:
         report = setup_release(
             source,
@@ -223,9 +247,7 @@ def setup(
             progress=ui.event,
             on_stage=ui.stage,
             doctor=doctor,
-            strict=strict,
-            quarantine_budget=quarantine_budget,
-            pdf_timeout=pdf_timeout,
+            **limits,
         )
     data = report.to_dict()
     if not dry_run and register and client != "none":
@@ -243,21 +265,15 @@ def setup(
 @click.argument("source", type=click.Path(path_type=Path))
 @click.argument("output", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--release", default=None, help="Override the release id (JPPM…).")
-@click.option(
-    "--strict", is_flag=True, help="Make every record that would be quarantined an error."
-)
-@_quarantine_budget_option
-@_pdf_timeout_option
+@handle_errors  # outermost: it also reports a conflict of the limits
+@_limits_options("Make every record that would be quarantined an error.")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--debug", is_flag=True)
-@handle_errors
 def build(
     source: Path,
     output: Path,
     release: str | None,
-    strict: bool,
-    quarantine_budget: float | None,
-    pdf_timeout: float,
+    limits: _Limits,
     as_json: bool,
     debug: bool,
 ) -> None:
@@ -271,7 +287,6 @@ def build(
     from pmgs_build import BuildError, build_database
     from pmgs_cli.progress import progress_ui
 
-    _check_conflict(strict, quarantine_budget)
     try:
         with progress_ui() as ui:
             report = build_database(
@@ -279,9 +294,7 @@ def build(
                 output,
                 release=release,
                 progress=ui.event,
-                strict=strict,
-                quarantine_budget=quarantine_budget,
-                pdf_timeout=pdf_timeout,
+                **limits,
             )
     except BuildError as exc:
         issues = [

@@ -14,13 +14,13 @@ import click
 
 from pmgs_cli.commands import next_steps
 from pmgs_cli.common import (
-    EXIT_DATABASE,
     NEGATIVE_MATCH_STATUSES,
     CliFailure,
     Query,
     language_option,
     query_options,
 )
+from pmgs_cli.exits import EXIT_DATABASE
 from pmgs_core import PMGSQueryError
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final, Literal, TypedDict
+from typing import Final, Literal, TypedDict, get_args
 
 from pmgs_core.records import ReleaseRef, SourceRef
 
@@ -25,16 +25,7 @@ CheckStatus = Literal[
     "ambiguous_scheme",
     "invalid_code",
 ]
-CHECK_STATUSES: Final = (
-    "present",
-    "changed",
-    "abolished",
-    "not_found",
-    "not_valid_at_release",
-    "theme_not_present",
-    "ambiguous_scheme",
-    "invalid_code",
-)
+CHECK_STATUSES: Final[tuple[CheckStatus, ...]] = get_args(CheckStatus)
 ATTENTION_STATUSES: Final = frozenset(CHECK_STATUSES) - {"present"}
 """Every status but ``present`` needs the searcher's attention (CLI exit code 1)."""
 

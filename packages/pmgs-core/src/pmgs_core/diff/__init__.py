@@ -91,31 +91,31 @@ def _code_item(
     }
 
 
+def _one_sided(
+    section: DiffSection, key: tuple[str, str], code: str, side: Side, *, new_side: bool
+) -> DiffItem:
+    """An ``added`` (only the new side has it) or ``removed`` (only the old side) item."""
+    title, parent = side.titles.get(code), side.parents.get(code)
+    return _code_item(
+        section,
+        *key,
+        code,
+        kind=side.kinds[code],
+        titles=(None, title) if new_side else (title, None),
+        parents=(None, parent) if new_side else (parent, None),
+    )
+
+
 def _code_items(scheme: str, edition: str, old: Side, new: Side) -> list[DiffItem]:
-    items: list[DiffItem] = []
     key = (scheme, edition)
-    for code in sorted(new.kinds.keys() - old.kinds.keys()):
-        items.append(
-            _code_item(
-                "added",
-                *key,
-                code,
-                kind=new.kinds[code],
-                titles=(None, new.titles.get(code)),
-                parents=(None, new.parents.get(code)),
-            )
-        )
-    for code in sorted(old.kinds.keys() - new.kinds.keys()):
-        items.append(
-            _code_item(
-                "removed",
-                *key,
-                code,
-                kind=old.kinds[code],
-                titles=(old.titles.get(code), None),
-                parents=(old.parents.get(code), None),
-            )
-        )
+    items = [
+        _one_sided("added", key, code, new, new_side=True)
+        for code in sorted(new.kinds.keys() - old.kinds.keys())
+    ]
+    items += [
+        _one_sided("removed", key, code, old, new_side=False)
+        for code in sorted(old.kinds.keys() - new.kinds.keys())
+    ]
     for code in sorted(old.kinds.keys() & new.kinds.keys()):
         titles = (old.titles.get(code), new.titles.get(code))
         parents = (old.parents.get(code), new.parents.get(code))

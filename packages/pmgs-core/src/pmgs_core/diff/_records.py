@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final, Literal, TypedDict
+from typing import Final, Literal, TypedDict, get_args
 
 from pmgs_core.records import ReleaseRef
 
@@ -18,16 +18,7 @@ DiffSection = Literal[
     "concordance_added",
     "concordance_removed",
 ]
-DIFF_SECTIONS: Final[tuple[DiffSection, ...]] = (
-    "added",
-    "removed",
-    "retitled",
-    "moved",
-    "theme_link_added",
-    "theme_link_removed",
-    "concordance_added",
-    "concordance_removed",
-)
+DIFF_SECTIONS: Final[tuple[DiffSection, ...]] = get_args(DiffSection)
 
 
 class LinkEnd(TypedDict):

@@ -76,18 +76,10 @@ class SearchMixin(StoreConnection):
         """
         plan = _engine.check_query(query)
         checked_schemes = check_schemes(schemes)
-        checked_language, checked_limit = self._check_search_page(release, language, limit)
+        page = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
-        ranking = check_ranking(order, match, min_score)
-        request = _engine.SearchRequest(
-            query,
-            plan,
-            checked_language,
-            checked_limit,
-            checked_schemes,
-            None,
-            *ranking,
-            ipc_editions=check_ipc_editions(ipc_editions),
+        request = _ranked_request(
+            query, plan, page, checked_schemes, None, (order, match, min_score), ipc_editions
         )
         reader = self._search_reader()
         return self._locked(lambda: _engine.search_classifications(reader, request, checked_offset))
@@ -112,13 +104,10 @@ class SearchMixin(StoreConnection):
         clients). ``order``, ``match`` and ``min_score`` are those of :meth:`search`.
         """
         plan = _engine.check_query(query)
-        checked_language, checked_limit = self._check_search_page(release, language, limit)
+        page = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
         kinds = check_kinds(document_kinds)
-        ranking = check_ranking(order, match, min_score)
-        request = _engine.SearchRequest(
-            query, plan, checked_language, checked_limit, [], kinds, *ranking
-        )
+        request = _ranked_request(query, plan, page, [], kinds, (order, match, min_score))
         reader = self._search_reader()
         return self._locked(lambda: _engine.search_documents(reader, request, checked_offset))
 
@@ -148,20 +137,12 @@ class SearchMixin(StoreConnection):
         plan = _engine.check_query(query)
         checked_schemes = check_schemes(schemes)
         types = check_content_types(content_types)
-        checked_language, checked_limit = self._check_search_page(release, language, limit)
+        page = self._check_search_page(release, language, limit)
         class_offset = check_offset(classification_offset, "classification_offset")
         doc_offset = check_offset(document_offset, "document_offset")
         kinds = check_kinds(document_kinds)
-        ranking = check_ranking(order, match, min_score)
-        request = _engine.SearchRequest(
-            query,
-            plan,
-            checked_language,
-            checked_limit,
-            checked_schemes,
-            kinds,
-            *ranking,
-            ipc_editions=check_ipc_editions(ipc_editions),
+        request = _ranked_request(
+            query, plan, page, checked_schemes, kinds, (order, match, min_score), ipc_editions
         )
         reader = self._search_reader()
         return self._locked(
@@ -230,6 +211,26 @@ class SearchMixin(StoreConnection):
                 reader, request, kinds=types, group_by_document=group_by_document
             )
         )
+
+
+def _ranked_request(
+    query: str,
+    plan: _engine.QueryPlan | None,
+    page: tuple[str, int],
+    schemes: list[str],
+    kinds: list[str] | None,
+    ranking: tuple[object, object, object],
+    ipc_editions: Sequence[str] | None = None,
+) -> _engine.SearchRequest:
+    """The request of ``search``, ``search_documents`` and ``search_pmgs``: ranking and IPC
+    editions are checked last, after the page and the offsets (the order bad input is told in).
+    """
+    order, match, min_score = check_ranking(*ranking)
+    editions = check_ipc_editions(ipc_editions)
+    language, limit = page
+    return _engine.SearchRequest(
+        query, plan, language, limit, schemes, kinds, order, match, min_score, editions
+    )
 
 
 def check_ipc_editions(editions: object) -> list[str] | None:

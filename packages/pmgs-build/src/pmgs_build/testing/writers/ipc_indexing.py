@@ -18,6 +18,7 @@ from typing import Final
 
 from pmgs_build.testing._output import CsvFile
 from pmgs_build.testing.plan import Plan
+from pmgs_build.testing.tree import ipc_group
 from pmgs_build.testing.writers._context import Context
 from pmgs_core import ClassificationCode
 
@@ -31,16 +32,7 @@ _MIN_BLOCK: Final = 2
 
 def indexing_code(subclass: ClassificationCode, main: str, sub: str) -> ClassificationCode:
     """The indexing code ``{subclass}{main}:{sub}``."""
-    return ClassificationCode(
-        scheme="ipc",
-        kind="main_group" if sub == "00" else "subgroup",
-        section=subclass.section,
-        class_=subclass.class_,
-        subclass=subclass.subclass,
-        main_group=main,
-        subgroup=sub,
-        indexing=True,
-    )
+    return ipc_group(subclass, main, sub, indexing=True)
 
 
 class IndexingWriter:
