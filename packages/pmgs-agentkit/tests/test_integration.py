@@ -50,11 +50,14 @@ def _request(
             return reply
 
 
+@pytest.mark.parametrize(
+    ("mcp_tools", "check_tool_listed"), [([], False), (["--mcp-tools", "all"], True)]
+)
 def test_generated_codex_command_serves_the_three_tools(
-    data_dir: Path, tmp_path: Path, python_exe: str
+    data_dir: Path, tmp_path: Path, python_exe: str, mcp_tools: list[str], check_tool_listed: bool
 ) -> None:
     kit = tmp_path / "kit"
-    argv = ["--output", str(kit), "--client", "codex", "--data-dir", str(data_dir)]
+    argv = ["--output", str(kit), "--client", "codex", "--data-dir", str(data_dir), *mcp_tools]
     assert agent_kit_main([*argv, "--python-executable", python_exe]) == 0
     config = tomllib.loads((kit / "codex/config.toml").read_text(encoding="utf-8"))
     server = config["mcp_servers"]["pmgs-reference"]
@@ -93,6 +96,9 @@ def test_generated_codex_command_serves_the_three_tools(
         assert "result" in listed, listed
         names = {tool["name"] for tool in listed["result"]["tools"]}
         assert {"lookup_classification", "search_pmgs", "get_pmgs_document"} <= names
+        assert ("check_classification_codes" in names) is check_tool_listed
+        if not check_tool_listed:  # the contract's server offers these three tools only
+            assert names == {"lookup_classification", "search_pmgs", "get_pmgs_document"}
     finally:
         assert child.stdin is not None
         child.stdin.close()

@@ -91,10 +91,22 @@ def agent_kit_main(argv: Sequence[str] | None = None) -> int:
         "--python-executable",
         help="absolute Python of a stable environment (default: this Python)",
     )
+    parser.add_argument(
+        "--mcp-tools",
+        choices=("default", "all"),
+        default="default",
+        help="tools of the registered server: default (lookup_classification, search_pmgs, "
+        "get_pmgs_document) or all (also the browse tools and check_classification_codes, "
+        "which checks a search formula's codes before an agent proposes it)",
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON report")
     args = parser.parse_args(argv)
     try:
-        spec = server_spec(data_dir=args.data_dir, python_executable=args.python_executable)
+        spec = server_spec(
+            data_dir=args.data_dir,
+            python_executable=args.python_executable,
+            tools=args.mcp_tools,
+        )
         report = write_agent_kit(args.output, spec, _clients(args.client))
     except AgentKitError as error:
         return _refuse(error, args.json)
@@ -127,6 +139,14 @@ def install_agent_skill_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--yes", action="store_true", help="run the registration commands")
     parser.add_argument("--data-dir", help="managed data directory for --register")
     parser.add_argument("--python-executable", help="absolute Python for --register")
+    parser.add_argument(
+        "--mcp-tools",
+        choices=("default", "all"),
+        default="default",
+        help="tools of the registered server: default (lookup_classification, search_pmgs, "
+        "get_pmgs_document) or all (also the browse tools and check_classification_codes, "
+        "which checks a search formula's codes before an agent proposes it)",
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON report")
     args = parser.parse_args(argv)
     clients = _clients(args.client)
@@ -148,6 +168,7 @@ def install_agent_skill_main(argv: Sequence[str] | None = None) -> int:
                     python_executable=args.python_executable,
                     yes=args.yes,
                     echo=echo,
+                    tools=args.mcp_tools,
                 )
                 for client in clients
             ]

@@ -23,6 +23,7 @@ __all__ = [
     "SERVER_NAME",
     "AgentKitError",
     "Client",
+    "McpTools",
     "ServerSpec",
     "claude_add_json_argv",
     "claude_mcp_json",
@@ -89,6 +90,10 @@ def resolve_python_executable(path: str | os.PathLike[str] | None = None) -> str
     return normalized
 
 
+McpTools = Literal["default", "all"]
+"""Which tools the registered server offers (``pmgs mcp --tools``)."""
+
+
 @dataclass(frozen=True)
 class ServerSpec:
     """How to start the pmgs MCP server: an absolute Python and an absolute data directory."""
@@ -96,10 +101,14 @@ class ServerSpec:
     python_executable: str
     data_dir: str
     name: str = SERVER_NAME
+    tools: McpTools = "default"
+    """``all`` starts the server with ``--tools all`` (the browse tools and
+    ``check_classification_codes``); ``default`` keeps the contract's three tools."""
 
     @property
     def args(self) -> list[str]:
-        return ["-m", "pmgs_mcp", "--data-dir", self.data_dir]
+        tools = ["--tools", "all"] if self.tools == "all" else []
+        return ["-m", "pmgs_mcp", "--data-dir", self.data_dir, *tools]
 
     @property
     def argv(self) -> list[str]:
@@ -110,6 +119,7 @@ def server_spec(
     *,
     data_dir: str | os.PathLike[str] | None = None,
     python_executable: str | os.PathLike[str] | None = None,
+    tools: McpTools = "default",
 ) -> ServerSpec:
     """Build the server description, validating the Python and making the root absolute.
 
@@ -125,6 +135,7 @@ def server_spec(
     return ServerSpec(
         python_executable=resolve_python_executable(python_executable),
         data_dir=str(Path(root)),
+        tools=tools,
     )
 
 

@@ -18,6 +18,7 @@ from typing import Any, Literal, Protocol
 
 from pmgs_agentkit.config import (
     Client,
+    McpTools,
     ServerSpec,
     claude_add_json_argv,
     claude_server_json,
@@ -117,6 +118,7 @@ def register_server(
     yes: bool,
     runner: Runner = subprocess.run,
     echo: Callable[[str], None] | None = None,
+    tools: McpTools = "default",
 ) -> RegistrationResult:
     """Register the pmgs server with ``client`` using the client's CLI.
 
@@ -129,7 +131,7 @@ def register_server(
     The CLI is resolved with :func:`shutil.which` to an absolute path so the command shown is
     exactly the program that runs. ``echo`` receives each command line before it runs.
     """
-    spec = server_spec(data_dir=data_dir, python_executable=python_executable)
+    spec = server_spec(data_dir=data_dir, python_executable=python_executable, tools=tools)
     found = shutil.which(client)
     executable = os.path.abspath(found) if found else client
     if client == "codex":
