@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Final, TypeVar
 
 from pmgs_core.collection._schema import connect
+from pmgs_core.collection._vectors import Space, available, fold_in, load_space
 from pmgs_core.connection import LockedConnection
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import CollectionDocument, CollectionItem
@@ -51,7 +52,22 @@ class CollectionFile(LockedConnection):
         self.max_items = max_items
         connection = connect(self.path)
         connection.row_factory = sqlite3.Row
+        self._space: Space | None = None
+        self.vectors_available = available()
         super().__init__(connection)
+
+    def _current_space(self, conn: sqlite3.Connection) -> Space | None:
+        """The trained LSA space, or ``None`` (none trained, or no numpy: ADR 0026)."""
+        if not self.vectors_available:
+            return None
+        self._space = load_space(conn, self._space)
+        return self._space
+
+    def _fold_in(self, conn: sqlite3.Connection, item_ids: list[int]) -> None:
+        """Give new or changed items their vectors in the current space, if there is one."""
+        space = self._current_space(conn)
+        if space is not None:
+            fold_in(conn, space, item_ids)
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
