@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.lowlevel import Server
@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
+from pmgs_mcp.admin import admin_routes
 from pmgs_mcp.config import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -107,6 +108,7 @@ def create_app(
     *,
     collection: Collection | None = None,
     tools: str = "default",
+    on_settings: Callable[[dict[str, Any]], None] | None = None,
 ) -> ASGIApp:
     """The complete HTTP application for one server and its store, guards included."""
     # Host/Origin checks happen in HostOriginGuard for every route; the SDK's own copy is
@@ -129,23 +131,6 @@ def create_app(
     async def release(request: Request) -> Response:
         return JSONResponse(store.release_info())
 
-    async def edition(request: Request) -> Response:
-        # Which optional parts are on; there is no model or vector stage to report.
-        return JSONResponse(
-            {
-                "edition": "pmgs",
-                "tools": tools,
-                "collection": collection is not None,
-                "vector_search": False,
-                "embedding_loaded": False,
-            }
-        )
-
-    async def indexing_status(request: Request) -> Response:
-        if collection is None:
-            return JSONResponse({"status": "idle"})
-        return JSONResponse(collection.indexing_status())
-
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with manager.run():
@@ -158,8 +143,13 @@ def create_app(
             Route("/messages", _SseMessageEndpoint(sse), methods=["POST"]),
             Route("/version", version, methods=["GET"]),
             Route("/release", release, methods=["GET"]),
-            Route("/edition", edition, methods=["GET"]),
-            Route("/indexing_status", indexing_status, methods=["GET"]),
+            *admin_routes(
+                collection,
+                tools=tools,
+                token=bool(settings.token),
+                workers=settings.workers,
+                on_settings=on_settings,
+            ),
             *_viewer_routes(store),
         ],
         lifespan=lifespan,

@@ -20,6 +20,14 @@ from pmgs_core.collection._limits import (
     MAX_QUERY_CHARS,
 )
 from pmgs_core.collection._schema import COLLECTION_SCHEMA_VERSION
+from pmgs_core.collection._settings import (
+    SETTINGS_FILE,
+    CollectionSettings,
+    MonitorPath,
+    check_settings,
+    read_settings,
+    write_settings,
+)
 from pmgs_core.collection._shapes import COLLECTION_RECORD_NAMES, collection_json_schema
 
 __all__ = [
@@ -33,7 +41,13 @@ __all__ = [
     "MAX_ITEM_CHARS",
     "MAX_PATH_CHARS",
     "MAX_QUERY_CHARS",
+    "SETTINGS_FILE",
     "SOURCE",
     "Collection",
+    "CollectionSettings",
+    "MonitorPath",
+    "check_settings",
     "collection_json_schema",
+    "read_settings",
+    "write_settings",
 ]
