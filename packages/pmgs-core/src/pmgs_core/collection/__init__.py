@@ -11,6 +11,7 @@ from pmgs_core.collection._collection import (
     SOURCE,
     Collection,
 )
+from pmgs_core.collection._folders import FolderSync, apply_changes, sync_folder, text_files
 from pmgs_core.collection._limits import (
     CHUNK_CHARS,
     MAX_CATEGORY_CHARS,
@@ -29,6 +30,7 @@ from pmgs_core.collection._settings import (
     write_settings,
 )
 from pmgs_core.collection._shapes import COLLECTION_RECORD_NAMES, collection_json_schema
+from pmgs_core.collection._watch import watch_folders
 
 __all__ = [
     "CHUNK_CHARS",
@@ -45,9 +47,14 @@ __all__ = [
     "SOURCE",
     "Collection",
     "CollectionSettings",
+    "FolderSync",
     "MonitorPath",
+    "apply_changes",
     "check_settings",
     "collection_json_schema",
     "read_settings",
+    "sync_folder",
+    "text_files",
+    "watch_folders",
     "write_settings",
 ]

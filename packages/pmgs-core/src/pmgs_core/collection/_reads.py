@@ -161,6 +161,18 @@ class CollectionReads(CollectionFile):
 
         return self._read(body)
 
+    def paths_under(self, prefix: str) -> list[str]:
+        """The logical paths that start with ``prefix`` (a watched folder's notes)."""
+        return self._read(
+            lambda conn: [
+                row[0]
+                for row in conn.execute(
+                    "SELECT path FROM documents WHERE substr(path, 1, ?) = ? ORDER BY path",
+                    (len(prefix), prefix),
+                )
+            ]
+        )
+
     def get_item_count(self) -> int:
         return self._read(
             lambda conn: int(conn.execute("SELECT count(*) FROM items").fetchone()[0])

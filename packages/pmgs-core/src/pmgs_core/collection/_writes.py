@@ -249,6 +249,20 @@ class CollectionWrites(CollectionFile):
 
         return self._write(body)
 
+    def delete_path(self, path: str) -> bool:
+        """Delete the document at logical ``path`` if there is one (a watched file gone)."""
+        logical = check_path(path)
+
+        def body(conn: sqlite3.Connection) -> bool:
+            row = conn.execute("SELECT id FROM documents WHERE path = ?", (logical,)).fetchone()
+            if row is None:
+                return False
+            conn.execute("DELETE FROM items WHERE document_id = ?", (row[0],))
+            conn.execute("DELETE FROM documents WHERE id = ?", (row[0],))
+            return True
+
+        return self._write(body)
+
     def lsa_retrain(self) -> CollectionReindexed:
         """Recompute every item's folded text, restore the FTS5 table and its triggers if they
         were damaged, rebuild the index and train the LSA space with every item's vector, all
