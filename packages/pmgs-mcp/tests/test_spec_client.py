@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +142,30 @@ async def _speak(client: Client, coll: Path) -> None:
     assert _sql(coll, vectors) == [(0,)]
 
 
+def _until(check: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"not reflected within 20 s: {what}")
+
+
+def _monitored(coll: Path, watched: Path) -> None:
+    """The server watches the folder the settings name, with its category."""
+    query = "SELECT d.category, i.content FROM documents d JOIN items i ON i.document_id = d.id "
+    query += "WHERE d.path = ?"
+
+    def note(name: str) -> list[tuple[Any, ...]]:
+        return _sql(coll, query, str((watched / name).absolute()))
+
+    _until(lambda: note("before.txt") == [("監視", "保存前からある")], "the first pass")
+    (watched / "new.md").write_text("監視中に書いた", encoding="utf-8")
+    _until(lambda: note("new.md") == [("監視", "監視中に書いた")], "a new file")
+    (watched / "new.md").unlink()
+    _until(lambda: note("new.md") == [], "a deleted file")
+
+
 def test_spec_client_over_stdio(reference: Reference, tmp_path: Path) -> None:
     coll = tmp_path / "coll.sqlite"
     before = file_sha256(reference.db)
@@ -158,6 +184,7 @@ def test_spec_client_over_http(reference: Reference, tmp_path: Path) -> None:
     coll = tmp_path / "coll.sqlite"
     watched = tmp_path / "watched"
     watched.mkdir()
+    (watched / "before.txt").write_text("保存前からある", encoding="utf-8")
     before = file_sha256(reference.db)
     server = start_http_server(reference, tmp_path, "--allow-write", "--collection", str(coll))
     base = server.base_url
@@ -195,6 +222,7 @@ def test_spec_client_over_http(reference: Reference, tmp_path: Path) -> None:
         bad = httpx2.post(f"{base}/settings", json=missing, timeout=5)
         assert bad.status_code == 400
         assert json.loads((coll.parent / "settings.json").read_text("utf-8")) == again
+        _monitored(coll, watched)
     finally:
         stop_http_server(server)
     assert file_sha256(reference.db) == before

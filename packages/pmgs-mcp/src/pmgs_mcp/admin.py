@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -69,7 +70,7 @@ def admin_routes(
     async def heal(request: Request) -> Response:
         if collection is None:
             return JSONResponse({"synced": 0})
-        return JSONResponse({"synced": collection.heal()})
+        return JSONResponse({"synced": await run_in_threadpool(collection.heal)})
 
     async def model_name(request: Request) -> Response:
         if collection is None:
@@ -105,8 +106,8 @@ def admin_routes(
             return _error(400, "INVALID_SETTINGS", "the body must be a JSON object")
         except PMGSQueryError as exc:
             return _error(400, exc.code, exc.message)
-        if on_settings is not None:
-            on_settings(dict(saved))
+        if on_settings is not None:  # restarting the watcher may wait for its thread
+            await run_in_threadpool(on_settings, dict(saved))
         return JSONResponse(dict(saved))
 
     return [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -62,6 +63,8 @@ from pmgs_mcp.server import initialization_options
 
 if TYPE_CHECKING:
     from pmgs_core import Collection, PMGSStore
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "HttpSettings", "create_app", "create_app_from_env"]
 
@@ -131,10 +134,34 @@ def create_app(
     async def release(request: Request) -> Response:
         return JSONResponse(store.release_info())
 
+    monitor = None
+    if collection is not None:
+        from pmgs_mcp.monitor import FolderMonitor
+
+        monitor = FolderMonitor(collection)
+
+    def settings_saved(values: dict[str, Any]) -> None:
+        if monitor is not None:
+            monitor.apply(values)
+        if on_settings is not None:
+            on_settings(values)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with manager.run():
-            yield
+        if monitor is not None and collection is not None:
+            from pmgs_core import PMGSQueryError
+            from pmgs_core.collection import read_settings
+
+            try:
+                monitor.apply(read_settings(collection.path))
+            except PMGSQueryError:
+                logger.warning("the collection's settings cannot be read; no folder is watched")
+        try:
+            async with manager.run():
+                yield
+        finally:
+            if monitor is not None:
+                monitor.stop()
 
     app = Starlette(
         routes=[
@@ -148,7 +175,7 @@ def create_app(
                 tools=tools,
                 token=bool(settings.token),
                 workers=settings.workers,
-                on_settings=on_settings,
+                on_settings=settings_saved,
             ),
             *_viewer_routes(store),
         ],
