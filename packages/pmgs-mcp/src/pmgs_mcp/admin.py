@@ -47,8 +47,12 @@ def admin_routes(
     on_settings: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[Route]:
     """The routes; ``on_settings`` hears every saved settings (the folder watcher)."""
-    from pmgs_core.collection import read_settings, write_settings
-    from pmgs_core.collection._vectors import available
+    from pmgs_core import (
+        DEFAULT_SETTINGS,
+        read_settings,
+        vectors_available,
+        write_settings,
+    )
 
     async def edition(request: Request) -> Response:
         info = None if collection is None else collection.model_info()
@@ -79,7 +83,7 @@ def admin_routes(
                     **_NO_COLLECTION,
                     "trained_items": 0,
                     "trained_at": None,
-                    "vector_search_available": available(),
+                    "vector_search_available": vectors_available(),
                 }
             )
         return JSONResponse(dict(collection.model_info()))
@@ -87,9 +91,7 @@ def admin_routes(
     async def settings(request: Request) -> Response:
         if request.method == "GET":
             if collection is None:
-                from pmgs_core.collection._settings import DEFAULTS
-
-                return JSONResponse(dict(DEFAULTS))
+                return JSONResponse(dict(DEFAULT_SETTINGS))
             return JSONResponse(dict(read_settings(collection.path)))
         if collection is None:
             return _error(403, "WRITE_DISABLED", "start the server with --allow-write")

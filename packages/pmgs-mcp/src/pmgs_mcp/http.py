@@ -149,8 +149,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if monitor is not None and collection is not None:
-            from pmgs_core import PMGSQueryError
-            from pmgs_core.collection import read_settings
+            from pmgs_core import PMGSQueryError, read_settings
 
             try:
                 monitor.apply(read_settings(collection.path))

@@ -59,7 +59,7 @@ class FolderMonitor:
             self._thread = None
 
     def _run(self, roots: dict[Path, str | None], stop: threading.Event) -> None:
-        from pmgs_core.collection import watch_folders
+        from pmgs_core import watch_folders
 
         def report(record: dict[str, Any]) -> None:
             changed = {k: record[k] for k in ("added", "replaced", "deleted", "skipped")}

@@ -186,7 +186,7 @@ def import_(directory: Path, category: str | None, prefix: str, n: NotesContext)
     changed one is replaced. Binary, non-UTF-8, oversized and linked files are skipped and
     listed. Each file is its own transaction: an interrupted import keeps the files done.
     """
-    from pmgs_core.collection import FolderSync, text_files
+    from pmgs_core import FolderSync, text_files
 
     files = list(text_files(directory))
     batch = FolderSync()
@@ -391,7 +391,7 @@ def watch(directories: tuple[Path, ...], category: str | None, n: NotesContext) 
     import signal
     import threading
 
-    from pmgs_core.collection import watch_folders
+    from pmgs_core import watch_folders
 
     stop = threading.Event()
     for name in ("SIGINT", "SIGTERM"):

@@ -22,6 +22,9 @@ from pmgs_core.collection._limits import (
 )
 from pmgs_core.collection._schema import COLLECTION_SCHEMA_VERSION
 from pmgs_core.collection._settings import (
+    DEFAULTS as DEFAULT_SETTINGS,
+)
+from pmgs_core.collection._settings import (
     SETTINGS_FILE,
     CollectionSettings,
     MonitorPath,
@@ -30,6 +33,8 @@ from pmgs_core.collection._settings import (
     write_settings,
 )
 from pmgs_core.collection._shapes import COLLECTION_RECORD_NAMES, collection_json_schema
+from pmgs_core.collection._vectors import MIN_TRAIN_ITEMS
+from pmgs_core.collection._vectors import available as vectors_available
 from pmgs_core.collection._watch import watch_folders
 
 __all__ = [
@@ -37,12 +42,14 @@ __all__ = [
     "COLLECTION_FILE",
     "COLLECTION_RECORD_NAMES",
     "COLLECTION_SCHEMA_VERSION",
+    "DEFAULT_SETTINGS",
     "MAX_CATEGORY_CHARS",
     "MAX_COLLECTION_ITEMS",
     "MAX_CONTENT_CHARS",
     "MAX_ITEM_CHARS",
     "MAX_PATH_CHARS",
     "MAX_QUERY_CHARS",
+    "MIN_TRAIN_ITEMS",
     "SETTINGS_FILE",
     "SOURCE",
     "Collection",
@@ -55,6 +62,7 @@ __all__ = [
     "read_settings",
     "sync_folder",
     "text_files",
+    "vectors_available",
     "watch_folders",
     "write_settings",
 ]
