@@ -198,6 +198,7 @@ class CollectionReads(CollectionFile):
                 group_by_document=group_by_document,
                 category=label,
                 space=self._current_space(conn),
+                vectors=lambda space: self._current_vectors(conn, space),
             )
         )
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import math
 import sqlite3
+from collections.abc import Callable
 from typing import Final
 
 from pmgs_core.collection._limits import MAX_QUERY_CHARS, MAX_SEARCH_LIMIT, check_limit, check_score
-from pmgs_core.collection._vectors import Space, nearest
+from pmgs_core.collection._vectors import Space, Vectors, nearest
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.folding import fold_for_search
 from pmgs_core.records import CollectionSearch, CollectionSearchItem
@@ -76,6 +77,7 @@ def search_items(
     group_by_document: bool,
     category: str | None,
     space: Space | None = None,
+    vectors: Callable[[Space], Vectors] | None = None,
 ) -> CollectionSearch:
     """The seed's search answer: ``items`` (always a list) and ``vector_search_used``.
 
@@ -102,7 +104,12 @@ def search_items(
     if not terms:
         return answer
     lexical = _lexical(conn, terms, category)
-    cosines = {} if space is None else nearest(conn, space, " ".join(terms), category)
+    cosines = (
+        {}
+        if space is None or vectors is None
+        # below the floor by less than the rounding of similarity: decided after rounding
+        else nearest(conn, space, vectors(space), " ".join(terms), category, floor - 1e-4)
+    )
     scored: list[tuple[float, int, str, float]] = []
     for item_id in set(lexical) | set(cosines):
         lex = lexical[item_id][0] if item_id in lexical else 0.0

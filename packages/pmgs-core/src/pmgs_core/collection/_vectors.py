@@ -25,9 +25,11 @@ __all__ = [
     "DIMENSIONS",
     "MIN_TRAIN_ITEMS",
     "Space",
+    "Vectors",
     "available",
     "fold_in",
     "load_space",
+    "load_vectors",
     "nearest",
     "train",
 ]
@@ -219,32 +221,58 @@ def fold_in(conn: sqlite3.Connection, space: Space, item_ids: list[int]) -> None
     _store(conn, [int(r[0]) for r in rows], space.embed([r[1] for r in rows]))
 
 
+def load_vectors(conn: sqlite3.Connection, dimensions: int) -> Vectors:
+    """Every stored vector as one matrix, rows in item id order."""
+    import numpy as np
+
+    rows = conn.execute("SELECT item_id, vector FROM item_vectors ORDER BY item_id").fetchall()
+    ids = np.array([int(r[0]) for r in rows], dtype=np.int64)
+    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+    return Vectors(ids, matrix.reshape(len(rows), dimensions))
+
+
+@dataclass(frozen=True)
+class Vectors:
+    """The stored vectors in memory (kept by the collection until the file changes)."""
+
+    ids: NDArray[np.int64]
+    matrix: NDArray[np.float32]
+
+
 def nearest(
-    conn: sqlite3.Connection, space: Space, folded_query: str, category: str | None
+    conn: sqlite3.Connection,
+    space: Space,
+    vectors: Vectors,
+    folded_query: str,
+    category: str | None,
+    floor: float = 0.0,
 ) -> dict[int, float]:
-    """Every vectored item (of ``category``) with its cosine to the query clipped to 0–1
-    (a negative or zero cosine is no similarity at all); empty when no query bigram is known."""
+    """Every vectored item (of ``category``) whose cosine to the query is above 0 and at
+    least ``floor``, the cosine clipped to 1 (a negative or zero cosine is no similarity at
+    all); empty when no query bigram is known."""
     import numpy as np
 
     query = space.embed([folded_query])[0]
-    if not query.any():
+    if not query.any() or not len(vectors.ids):
         return {}
-    if category is None:
-        rows = conn.execute("SELECT item_id, vector FROM item_vectors").fetchall()
-    else:
-        rows = conn.execute(
-            "SELECT v.item_id, v.vector FROM item_vectors v JOIN items i ON i.id = v.item_id "
-            "JOIN documents d ON d.id = i.document_id WHERE d.category = ?",
-            (category,),
-        ).fetchall()
-    if not rows:
-        return {}
-    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(
-        len(rows), space.dimensions
-    )
-    scores = matrix @ query
+    # einsum, not BLAS: one matrix-vector product is faster on one thread than on a shared
+    # pool (5-15 ms against 0.3-0.9 ms for 10,000 × 128 on the benchmark machine).
+    scores = np.einsum("ij,j->i", vectors.matrix, query)
+    keep = (scores > 0) & (scores >= floor)
+    if category is not None:
+        members = np.array(
+            [
+                int(row[0])
+                for row in conn.execute(
+                    "SELECT i.id FROM items i JOIN documents d ON d.id = i.document_id "
+                    "WHERE d.category = ?",
+                    (category,),
+                )
+            ],
+            dtype=np.int64,
+        )
+        keep &= np.isin(vectors.ids, members)
     return {
-        int(row[0]): float(min(1.0, score))
-        for row, score in zip(rows, scores.tolist(), strict=True)
-        if score > 0
+        int(item_id): min(1.0, float(score))
+        for item_id, score in zip(vectors.ids[keep].tolist(), scores[keep].tolist(), strict=True)
     }
