@@ -136,3 +136,21 @@ def test_kill_during_the_first_pass_leaves_the_collection_consistent(
         child.send_signal(signal.SIGINT)
         child.communicate(timeout=30)
     assert child.returncode == 0
+
+
+def test_ctrl_c_during_the_first_pass_stops_after_the_file_in_hand(
+    folder: Path, tmp_path: Path
+) -> None:
+    coll = tmp_path / "c.sqlite"
+    texts = {f"n{n:04}.txt": f"メモ {n}" for n in range(600)}
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    child = _watch(coll, folder)
+    _until(lambda: len(_notes(coll)) > 0, "some notes")
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 0, err
+    stored = _notes(coll)
+    assert 0 < len(stored) < len(texts)
+    assert all(text == texts[Path(path).name] for path, (text, _) in stored.items())
+    assert json.loads(out[out.rindex("\n{\n") + 1 :])["added"] == len(stored)

@@ -7,7 +7,7 @@ are skipped and listed, never stored.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -106,12 +106,20 @@ def watched_path(full: Path) -> str:
     return Path(os.path.abspath(full)).as_posix()
 
 
-def sync_folder(col: Collection, root: Path, category: str | None) -> FolderSync:
+def sync_folder(
+    col: Collection,
+    root: Path,
+    category: str | None,
+    stopped: Callable[[], bool] | None = None,
+) -> FolderSync:
     """Make the notes under ``root``'s absolute path match its files: store new and changed
-    ones, delete the notes of files that are gone (the watcher's first pass)."""
+    ones, delete the notes of files that are gone (the watcher's first pass). When
+    ``stopped()`` turns true it ends after the file in hand and deletes nothing."""
     batch = FolderSync()
     present: set[str] = set()
     for full, _ in text_files(root):
+        if stopped is not None and stopped():
+            return batch
         logical = watched_path(full)
         present.add(logical)
         batch.put(col, full, logical, category)

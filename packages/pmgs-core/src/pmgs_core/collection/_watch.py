@@ -30,7 +30,9 @@ def watch_folders(
 
     folders = {Path(root).absolute(): category for root, category in roots.items()}
     for root, category in folders.items():
-        first = sync_folder(col, root, category)
+        if stop.is_set():
+            return
+        first = sync_folder(col, root, category, stop.is_set)
         report(first.record("collection_watch", event="initial", folder=str(root)))
     for changes in watch(*folders, stop_event=stop, debounce=200, step=50, yield_on_timeout=False):
         batch: FolderSync = apply_changes(col, (Path(p) for _, p in changes), folders)
