@@ -83,10 +83,11 @@ def test_import_is_idempotent_and_skips_what_is_not_text(
     first = pmgs("notes", "import", src, "--category", "case-1", "--collection", coll, "--json")
     assert first.returncode == 0, first.stderr
     r1 = _json(first)
-    assert (r1["files"], r1["added"], r1["skipped"]) == (4, 2, 2)  # the link is not a file
+    assert (r1["files"], r1["added"], r1["skipped"]) == (5, 2, 3)  # the link is listed
     assert {e["path"]: e["reason"] for e in r1["skipped_files"]} == {  # type: ignore[attr-defined]
         "bin.dat": "binary",
         "sjis.txt": "not UTF-8",
+        "link.txt": "symlink",
     }
     assert sorted(_rows(coll, "SELECT path, category FROM documents")) == [
         ("a.txt", "case-1"),

@@ -103,8 +103,15 @@ if TYPE_CHECKING:
     from pmgs_core.collection import (
         COLLECTION_FILE,
         COLLECTION_RECORD_NAMES,
+        DEFAULT_SETTINGS,
         Collection,
+        FolderSync,
         collection_json_schema,
+        read_settings,
+        text_files,
+        vectors_available,
+        watch_folders,
+        write_settings,
     )
 
     __version__: str
@@ -116,6 +123,13 @@ _COLLECTION_EXPORTS = frozenset(
         "COLLECTION_RECORD_NAMES",
         "Collection",
         "collection_json_schema",
+        "DEFAULT_SETTINGS",
+        "FolderSync",
+        "read_settings",
+        "text_files",
+        "vectors_available",
+        "watch_folders",
+        "write_settings",
     }
 )
 """Names served from :mod:`pmgs_core.collection` on first use: it imports sqlite-utils, whose
@@ -141,6 +155,7 @@ __all__ = [
     "COLLECTION_RECORD_NAMES",
     "COMMAND_ENTRY_POINT_GROUP",
     "CONTENT_ROLE",
+    "DEFAULT_SETTINGS",
     "DIFF_SECTIONS",
     "DOCUMENT_KINDS",
     "ERROR_CATEGORIES",
@@ -183,6 +198,7 @@ __all__ = [
     "DocumentSearchPage",
     "ErrorCategory",
     "ErrorCode",
+    "FolderSync",
     "HierarchyPage",
     "HierarchySummary",
     "InvalidCodeError",
@@ -225,8 +241,13 @@ __all__ = [
     "parse_code",
     "parse_ipc_version",
     "read_current_pointer",
+    "read_settings",
     "rebuild_search_indexes",
     "record_json_schema",
     "resolve_database",
+    "text_files",
+    "vectors_available",
+    "watch_folders",
     "write_current_pointer",
+    "write_settings",
 ]

@@ -33,6 +33,7 @@ __all__ = [
     "default_data_dir",
     "read_current_pointer",
     "resolve_database",
+    "write_atomically",
     "write_current_pointer",
 ]
 
@@ -300,9 +301,19 @@ def write_current_pointer(root: Path, pointer: CurrentPointer) -> Path:
     _parse_pointer(pointer.to_json())
     _pointer_database_path(root, pointer)
     target = root / POINTER_FILE
-    target.parent.mkdir(parents=True, exist_ok=True)
     payload = (json.dumps(pointer.to_json(), indent=2, sort_keys=True) + "\n").encode("utf-8")
-    fd, temp_name = tempfile.mkstemp(prefix=".current.", suffix=".tmp", dir=target.parent)
+    write_atomically(target, payload)
+    return target
+
+
+def write_atomically(target: Path, payload: bytes) -> None:
+    """Replace ``target`` with ``payload``: temp file, fsync, rename, fsync the directory.
+
+    Readers see the old file or the new one, never a partial one (the pointer, the
+    collection's settings).
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp_name = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
@@ -319,4 +330,3 @@ def write_current_pointer(root: Path, pointer: CurrentPointer) -> Path:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
-    return target

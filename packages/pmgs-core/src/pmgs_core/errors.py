@@ -32,6 +32,7 @@ ErrorCode = Literal[
     "INVALID_PAGE",
     "ITEM_TOO_LARGE",
     "TOO_MANY_ITEMS",
+    "INVALID_SETTINGS",
     # The request is valid but names something the database does not hold.
     "RELEASE_NOT_FOUND",
     "DOCUMENT_NOT_FOUND",

@@ -93,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help=(
             "also serve the user's collection: add_item_text, update_item, delete_item, "
-            "get_item_by_id, get_document, delete_document, reindex_collection, and "
+            "get_item_by_id, get_document, delete_document, lsa_retrain (alias "
+            "reindex_collection), and "
             "list_documents / list_categories / get_document_count with a source argument "
             "(off by default; needs one writer: refused with --workers > 1)"
         ),

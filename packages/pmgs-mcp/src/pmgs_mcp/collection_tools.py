@@ -124,14 +124,21 @@ def collection_specs(collection: Collection, schema: schemas.CollectionSchema) -
             "collection_document_deleted",
             schemas.DESTRUCTIVE,
         ),
-        spec(
-            "reindex_collection",
-            "Rebuild the collection's search index",
-            "Rebuild the full-text index of the user's collection (replaces lsa_retrain: "
-            "there is no model or vector to retrain). Readers keep answering meanwhile.",
-            schemas.REINDEX_INPUT,
-            "collection_reindexed",
-            schemas.IDEMPOTENT_WRITE,
+        *(
+            spec(
+                name,
+                "Retrain the collection's search (LSA) and rebuild its index",
+                "Rebuild the full-text index of the user's collection and retrain its LSA "
+                "space (TF-IDF over character bigrams, truncated SVD; computed locally, no "
+                "model) with every item's vector, in one transaction; readers keep answering "
+                "meanwhile. A collection under 20 items stays lexical (dimensions 0). Items "
+                "added later are folded into the current space at once."
+                + ("" if name == "lsa_retrain" else " The earlier name of lsa_retrain."),
+                schemas.REINDEX_INPUT,
+                "collection_reindexed",
+                schemas.IDEMPOTENT_WRITE,
+            )
+            for name in ("lsa_retrain", "reindex_collection")
         ),
     ]
 
@@ -215,9 +222,11 @@ def with_collection_search(
             official_args["content"] = ""  # the record's frame (release, notice), no items
             official_args["category"] = None
         answer = dict(official.run(store, official_args))
+        answer["items"] = [{**item, "match": "lexical"} for item in answer["items"]]
         if not use_collection:
             return answer
         mine = collection.search_text(**keywords(collection.search_text, args))
+        answer["vector_search_used"] = mine["vector_search_used"]
         merged = [(item["similarity"], 0, n, item) for n, item in enumerate(answer["items"])]
         merged += [(item["similarity"], 1, n, item) for n, item in enumerate(mine["items"])]
         merged.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
@@ -228,8 +237,10 @@ def with_collection_search(
     description = (
         official.description.split("\n\n", 1)[0]
         + "\n\nOn this server it also searches the user's own collection: such items have "
-        "source 'user_collection', integer ids, and a similarity relative to the best "
-        "collection match. " + USER_TEXT_SENTENCE
+        "source 'user_collection' and integer ids; their similarity is the larger of the "
+        "LSA cosine (0-1) and the lexical score relative to the best collection match, and "
+        "match says which ('vector' or 'lexical'; official items are always 'lexical'). "
+        "vector_search_used is true when the collection's LSA space answered. " + USER_TEXT_SENTENCE
     )
     calls = (*official.calls, "collection.search_text")
     own = official.own | {"source"}

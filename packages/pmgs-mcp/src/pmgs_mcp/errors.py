@@ -81,6 +81,8 @@ HINTS: Final[Mapping[str, str]] = MappingProxyType(
         "ITEM_TOO_LARGE": "Send less text per call (add_item_text at most 1,000,000 "
         "characters, update_item at most 20,000).",
         "TOO_MANY_ITEMS": "The collection is full; delete documents it no longer needs.",
+        "INVALID_SETTINGS": "Send monitor_paths as [{path, category}] with absolute folder "
+        "paths, min_score from 0 to 1 and limit from 1 to 100.",
         "ITEM_NOT_FOUND": "Use an item id returned by add_item_text, get_document or search_text.",
         "INTERNAL_ERROR": "The server could not answer; its log has the details. Retrying the "
         "same call will not help.",
@@ -134,6 +136,7 @@ COLLECTION_TOOLS: Final = (
     "get_item_by_id",
     "get_document",
     "delete_document",
+    "lsa_retrain",
     "reindex_collection",
 )
 """The collection's own tools (``--allow-write``), whose arguments have the codes above."""

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import os
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.lowlevel import Server
@@ -22,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
+from pmgs_mcp.admin import admin_routes
 from pmgs_mcp.config import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -61,6 +63,8 @@ from pmgs_mcp.server import initialization_options
 
 if TYPE_CHECKING:
     from pmgs_core import Collection, PMGSStore
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "HttpSettings", "create_app", "create_app_from_env"]
 
@@ -107,6 +111,7 @@ def create_app(
     *,
     collection: Collection | None = None,
     tools: str = "default",
+    on_settings: Callable[[dict[str, Any]], None] | None = None,
 ) -> ASGIApp:
     """The complete HTTP application for one server and its store, guards included."""
     # Host/Origin checks happen in HostOriginGuard for every route; the SDK's own copy is
@@ -129,27 +134,33 @@ def create_app(
     async def release(request: Request) -> Response:
         return JSONResponse(store.release_info())
 
-    async def edition(request: Request) -> Response:
-        # Which optional parts are on; there is no model or vector stage to report.
-        return JSONResponse(
-            {
-                "edition": "pmgs",
-                "tools": tools,
-                "collection": collection is not None,
-                "vector_search": False,
-                "embedding_loaded": False,
-            }
-        )
+    monitor = None
+    if collection is not None:
+        from pmgs_mcp.monitor import FolderMonitor
 
-    async def indexing_status(request: Request) -> Response:
-        if collection is None:
-            return JSONResponse({"status": "idle"})
-        return JSONResponse(collection.indexing_status())
+        monitor = FolderMonitor(collection)
+
+    def settings_saved(values: dict[str, Any]) -> None:
+        if monitor is not None:
+            monitor.apply(values)
+        if on_settings is not None:
+            on_settings(values)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with manager.run():
-            yield
+        if monitor is not None and collection is not None:
+            from pmgs_core import PMGSQueryError, read_settings
+
+            try:
+                monitor.apply(read_settings(collection.path))
+            except PMGSQueryError:
+                logger.warning("the collection's settings cannot be read; no folder is watched")
+        try:
+            async with manager.run():
+                yield
+        finally:
+            if monitor is not None:
+                monitor.stop()
 
     app = Starlette(
         routes=[
@@ -158,8 +169,13 @@ def create_app(
             Route("/messages", _SseMessageEndpoint(sse), methods=["POST"]),
             Route("/version", version, methods=["GET"]),
             Route("/release", release, methods=["GET"]),
-            Route("/edition", edition, methods=["GET"]),
-            Route("/indexing_status", indexing_status, methods=["GET"]),
+            *admin_routes(
+                collection,
+                tools=tools,
+                token=bool(settings.token),
+                workers=settings.workers,
+                on_settings=settings_saved,
+            ),
             *_viewer_routes(store),
         ],
         lifespan=lifespan,

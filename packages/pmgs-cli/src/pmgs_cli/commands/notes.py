@@ -8,9 +8,10 @@ text, never JPO evidence, and every record says ``source: user_collection`` (ADR
 from __future__ import annotations
 
 import functools
+import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
@@ -33,8 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["notes"]
 
 COLLECTION_ENV_VAR = "PMGS_COLLECTION"
-_SNIFF_BYTES = 8192
-_MAX_FILE_BYTES = 4_000_000  # a 1,000,000-character note in UTF-8 is at most 4 MB
+_MAX_FILE_BYTES = 4_000_000  # a 1,000,000-character note in UTF-8 is at most 4 MB (stdin)
 
 F = TypeVar("F", bound=Callable[..., Any])
 R = TypeVar("R")
@@ -174,32 +174,6 @@ def add(
     n.finish(record, human)
 
 
-def _text_files(root: Path) -> Iterator[tuple[Path, str]]:
-    """Regular files under ``root`` (symbolic links are not followed), with their logical
-    paths relative to it, in a stable order."""
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames.sort()
-        for name in sorted(filenames):
-            full = Path(dirpath) / name
-            if full.is_symlink() or not full.is_file():
-                continue
-            yield full, full.relative_to(root).as_posix()
-
-
-def _skip_reason(full: Path) -> str | None:
-    try:
-        size = full.stat().st_size
-        with full.open("rb") as handle:
-            head = handle.read(_SNIFF_BYTES)
-    except OSError:
-        return "unreadable"
-    if size > _MAX_FILE_BYTES:
-        return "too large"
-    if b"\x00" in head:
-        return "binary"
-    return None
-
-
 @notes.command("import")
 @click.argument("directory", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.option("--category", default=None, help="Category of every imported note.")
@@ -212,32 +186,24 @@ def import_(directory: Path, category: str | None, prefix: str, n: NotesContext)
     changed one is replaced. Binary, non-UTF-8, oversized and linked files are skipped and
     listed. Each file is its own transaction: an interrupted import keeps the files done.
     """
-    from pmgs_core import PMGSQueryError
+    from pmgs_core import FolderSync, text_files
 
-    files = list(_text_files(directory))
-    counts = {"added": 0, "replaced": 0, "unchanged": 0, "skipped": 0}
-    skipped: list[dict[str, str]] = []
+    files = list(text_files(directory))
+    batch = FolderSync()
     with n.open() as col, col.tracking("import", total=len(files)) as progress:
         bar = _ImportBar(len(files))
         for done, (full, relative) in enumerate(files, start=1):
-            logical = prefix + relative
-            reason = _skip_reason(full)
-            if reason is None:
-                try:
-                    text = full.read_bytes().decode("utf-8-sig")
-                    counts[col.put_document(text, logical, None, category)["status"]] += 1
-                except UnicodeDecodeError:
-                    reason = "not UTF-8"
-                except PMGSQueryError as exc:
-                    if exc.code not in {"INVALID_CONTENT", "ITEM_TOO_LARGE", "INVALID_PATH"}:
-                        raise
-                    reason = exc.code
-            if reason is not None:
-                counts["skipped"] += 1
-                skipped.append({"path": logical, "reason": reason})
+            batch.put(col, full, prefix + relative, category)
             progress(done)
             bar.advance(relative)
         bar.close()
+    counts = {
+        "added": batch.added,
+        "replaced": batch.replaced,
+        "unchanged": batch.unchanged,
+        "skipped": len(batch.skipped),
+    }
+    skipped = batch.skipped
     record = {
         "record_type": "collection_import",
         **counts,
@@ -347,13 +313,17 @@ def rm(ids: tuple[int, ...], items: bool, n: NotesContext) -> None:
 @click.argument("text")
 @click.option("--category", default=None, help="Only notes of this category.")
 @click.option("--limit", type=int, default=10, show_default=True, help="Results (1-100).")
-@click.option("--min-score", type=float, default=0.0, show_default=True, help="0-1, 1 = best.")
+@click.option(
+    "--min-score", type=float, default=0.3, show_default=True, help="0-1 (vector or lexical)."
+)
 @click.option("--per-item", is_flag=True, help="One result per item, not per note.")
 @_notes_options
 def search(
     text: str, category: str | None, limit: int, min_score: float, per_item: bool, n: NotesContext
 ) -> None:
-    """Search your notes by words (lexical, BM25; not the official texts)."""
+    """Search your notes: by their words (BM25) and by meaning learnt from the notes
+    themselves (LSA, once 20 or more items exist); not the official texts. Each result says
+    which of the two matched it."""
     with n.open() as col:
         record = col.search_text(text, limit, min_score, not per_item, category)
 
@@ -362,8 +332,8 @@ def search(
             click.echo("no notes match")
         for item in r["items"]:
             click.echo(
-                f"{item['similarity']:.2f}  #{item['document_id']}/{item['id']}  {item['path']}"
-                f"  [{', '.join(item['matched_terms'])}]"
+                f"{item['similarity']:.2f} {item['match']:<7}  #{item['document_id']}/{item['id']}"
+                f"  {item['path']}  [{', '.join(item['matched_terms'])}]"
             )
             click.echo("    " + item["content"].replace("\n", " ")[:200])
 
@@ -385,10 +355,101 @@ def categories(n: NotesContext) -> None:
     n.finish(record, human)
 
 
-@notes.command("reindex")
+@notes.command("retrain")
 @_notes_options
-def reindex(n: NotesContext) -> None:
-    """Rebuild the collection's search index (readers keep working meanwhile)."""
+def retrain(n: NotesContext) -> None:
+    """Rebuild the search index and retrain the LSA space from every note (one transaction;
+    readers keep working meanwhile). Below 20 items search stays lexical."""
     with n.open() as col:
-        record = col.reindex_collection()
-    n.finish(record, lambda r: click.echo(f"reindexed {r['items_indexed']} item(s)"))
+        record = col.lsa_retrain()
+    n.finish(
+        record,
+        lambda r: click.echo(f"indexed {r['items_indexed']} item(s), {r['dimensions']} dimensions"),
+    )
+
+
+notes.add_command(retrain, "reindex")
+
+
+@notes.command("watch")
+@click.argument(
+    "directories",
+    nargs=-1,
+    required=True,
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+)
+@click.option("--category", default=None, help="Category of every watched note.")
+@_notes_options
+def watch(directories: tuple[Path, ...], category: str | None, n: NotesContext) -> None:
+    """Keep notes in step with the text files under DIRECTORIES until Ctrl-C.
+
+    A first pass stores new and changed files and removes the notes of files that are gone;
+    then every file created, edited, moved or deleted is reflected at once. A note's path is
+    its file's absolute path. Binary, non-UTF-8, oversized and linked files are skipped and
+    listed. With --json: one JSON line per batch, then the totals.
+    """
+    import signal
+    import threading
+
+    from pmgs_core import watch_folders
+
+    stop = threading.Event()
+    for name in ("SIGINT", "SIGTERM"):
+        signal.signal(getattr(signal, name), lambda *_: stop.set())
+    status = _WatchStatus([str(d) for d in directories], n.as_json)
+    try:
+        with n.open() as col:
+            watch_folders(col, dict.fromkeys(directories, category), stop, status.report)
+    finally:
+        status.close()
+    n.finish(status.totals(), lambda r: click.echo(status.summary()))
+
+
+class _WatchStatus:
+    """The running totals of ``notes watch``: a Rich live line on a terminal, else a line per
+    batch that changed something (JSON lines with --json)."""
+
+    _KEYS = ("added", "replaced", "unchanged", "deleted", "skipped")
+
+    def __init__(self, folders: list[str], as_json: bool) -> None:
+        self.folders = folders
+        self.as_json = as_json
+        self.counts = dict.fromkeys(self._KEYS, 0)
+        self.skipped: list[dict[str, str]] = []
+        self._live: Any = None
+        if not as_json and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.live import Live
+
+            self._live = Live(self.summary(), console=Console(stderr=True), transient=False)
+            self._live.start()
+
+    def summary(self) -> str:
+        counts = ", ".join(f"{self.counts[k]} {k}" for k in self._KEYS)
+        return f"watching {len(self.folders)} folder(s): {counts}"
+
+    def report(self, record: dict[str, Any]) -> None:
+        for key in self._KEYS:
+            self.counts[key] += record[key]
+        self.skipped += record["skipped_files"]
+        if self.as_json:
+            click.echo(json.dumps(record, ensure_ascii=False))
+        elif self._live is not None:
+            self._live.update(self.summary())
+        elif any(record[k] for k in ("added", "replaced", "deleted", "skipped")):
+            click.echo(self.summary())
+        if not self.as_json:
+            for entry in record["skipped_files"]:
+                click.echo(f"  skipped {entry['path']}: {entry['reason']}", err=True)
+
+    def totals(self) -> dict[str, Any]:
+        return {
+            "record_type": "collection_watch_totals",
+            "folders": self.folders,
+            **self.counts,
+            "skipped_files": self.skipped,
+        }
+
+    def close(self) -> None:
+        if self._live is not None:
+            self._live.stop()

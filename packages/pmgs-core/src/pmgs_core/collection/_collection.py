@@ -9,12 +9,15 @@ Reads and writes live in ``_reads`` and ``_writes``; the file, lock and transact
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 from typing import Final
 
 from pmgs_core.collection._file import MAX_COLLECTION_ITEMS, SOURCE
 from pmgs_core.collection._reads import CollectionReads
+from pmgs_core.collection._vectors import MIN_TRAIN_ITEMS
 from pmgs_core.collection._writes import CollectionWrites
+from pmgs_core.records import CollectionSearch
 
 __all__ = ["COLLECTION_FILE", "MAX_COLLECTION_ITEMS", "SOURCE", "Collection"]
 
@@ -33,3 +36,27 @@ class Collection(CollectionReads, CollectionWrites):
     def in_data_dir(cls, root: str | os.PathLike[str]) -> Collection:
         """The collection of a data directory (``<root>/collection/collection.sqlite``)."""
         return cls(Path(root) / COLLECTION_FILE)
+
+    def search_text(
+        self,
+        content: str,
+        limit: int = 5,
+        min_score: float = 0.3,
+        group_by_document: bool = True,
+        category: str | None = None,
+    ) -> CollectionSearch:
+        """Hybrid search (lexical + LSA; ADR 0026). The space is trained here first when
+        none exists yet, or when the collection has doubled since it was trained (items
+        folded in meanwhile use the older vocabulary); ``lsa_retrain`` does it on demand."""
+        if self.vectors_available and self._training_due():
+            self.lsa_retrain()
+        return super().search_text(content, limit, min_score, group_by_document, category)
+
+    def _training_due(self) -> bool:
+        def body(conn: sqlite3.Connection) -> bool:
+            items = int(conn.execute("SELECT count(*) FROM items").fetchone()[0])
+            row = conn.execute("SELECT trained_items FROM lsa_model WHERE id = 1").fetchone()
+            trained = int(row[0]) if row else 0
+            return items >= MIN_TRAIN_ITEMS and items >= 2 * trained
+
+        return self._read(body)

@@ -14,6 +14,14 @@ from pathlib import Path
 from typing import Final, TypeVar
 
 from pmgs_core.collection._schema import connect
+from pmgs_core.collection._vectors import (
+    Space,
+    Vectors,
+    available,
+    fold_in,
+    load_space,
+    load_vectors,
+)
 from pmgs_core.connection import LockedConnection
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import CollectionDocument, CollectionItem
@@ -51,7 +59,33 @@ class CollectionFile(LockedConnection):
         self.max_items = max_items
         connection = connect(self.path)
         connection.row_factory = sqlite3.Row
+        self._space: Space | None = None
+        self._vectors: tuple[tuple[int, int, int], Vectors] | None = None
+        self._writes = 0
+        self.vectors_available = available()
         super().__init__(connection)
+
+    def _current_space(self, conn: sqlite3.Connection) -> Space | None:
+        """The trained LSA space, or ``None`` (none trained, or no numpy: ADR 0026)."""
+        if not self.vectors_available:
+            return None
+        self._space = load_space(conn, self._space)
+        return self._space
+
+    def _current_vectors(self, conn: sqlite3.Connection, space: Space) -> Vectors:
+        """The stored vectors, read again only when the file changed: ``data_version`` moves
+        on another connection's commit, ``_writes`` on this one's."""
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        key = (version, self._writes, space.generation)
+        if self._vectors is None or self._vectors[0] != key:
+            self._vectors = (key, load_vectors(conn, space.dimensions))
+        return self._vectors[1]
+
+    def _fold_in(self, conn: sqlite3.Connection, item_ids: list[int]) -> None:
+        """Give new or changed items their vectors in the current space, if there is one."""
+        space = self._current_space(conn)
+        if space is not None:
+            fold_in(conn, space, item_ids)
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -74,6 +108,7 @@ class CollectionFile(LockedConnection):
             except sqlite3.OperationalError as exc:
                 raise _operational(exc) from exc
             try:
+                self._writes += 1
                 result = body(conn)
                 conn.execute("COMMIT")
             except BaseException as exc:

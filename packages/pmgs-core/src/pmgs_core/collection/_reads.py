@@ -30,6 +30,7 @@ from pmgs_core.records import (
     CollectionSearch,
     DocumentItem,
     IndexingStatus,
+    ModelInfo,
 )
 
 __all__ = ["CollectionReads"]
@@ -160,6 +161,18 @@ class CollectionReads(CollectionFile):
 
         return self._read(body)
 
+    def paths_under(self, prefix: str) -> list[str]:
+        """The logical paths that start with ``prefix`` (a watched folder's notes)."""
+        return self._read(
+            lambda conn: [
+                row[0]
+                for row in conn.execute(
+                    "SELECT path FROM documents WHERE substr(path, 1, ?) = ? ORDER BY path",
+                    (len(prefix), prefix),
+                )
+            ]
+        )
+
     def get_item_count(self) -> int:
         return self._read(
             lambda conn: int(conn.execute("SELECT count(*) FROM items").fetchone()[0])
@@ -169,11 +182,13 @@ class CollectionReads(CollectionFile):
         self,
         content: str,
         limit: int = 5,
-        min_score: float = 0.0,
+        min_score: float = 0.3,
         group_by_document: bool = True,
         category: str | None = None,
     ) -> CollectionSearch:
-        """Lexical search of the items (see :mod:`._search`); an empty query finds nothing."""
+        """Hybrid search of the items (see :mod:`._search`): lexical, and LSA once a space
+        is trained; an empty query finds nothing."""
+        label = check_category(category)
         return self._read(
             lambda conn: search_items(
                 conn,
@@ -181,9 +196,29 @@ class CollectionReads(CollectionFile):
                 limit=limit,
                 min_score=min_score,
                 group_by_document=group_by_document,
-                category=check_category(category),
+                category=label,
+                space=self._current_space(conn),
+                vectors=lambda space: self._current_vectors(conn, space),
             )
         )
+
+    def model_info(self) -> ModelInfo:
+        """The LSA space that answers the vector half (``/model_name``; ADR 0026)."""
+
+        def body(conn: sqlite3.Connection) -> ModelInfo:
+            row = conn.execute(
+                "SELECT dimensions, trained_items, trained_at FROM lsa_model WHERE id = 1"
+            ).fetchone()
+            return {
+                "edition": "community",
+                "model": "lsa",
+                "dimensions": int(row[0]) if row else 0,
+                "trained_items": int(row[1]) if row else 0,
+                "trained_at": row[2] if row else None,
+                "vector_search_available": self.vectors_available,
+            }
+
+        return self._read(body)
 
     def indexing_status(self) -> IndexingStatus:
         """``idle``, or the task another call or process is running, with its progress.
@@ -199,7 +234,7 @@ class CollectionReads(CollectionFile):
         if row is None or not _pid_alive(int(row["pid"])):
             return {"status": "idle"}
         return {
-            "status": "indexing",
+            "status": "training" if row["task"] == "lsa_retrain" else "indexing",
             "task": row["task"],
             "done": row["done"],
             "total": row["total"],

@@ -84,7 +84,30 @@ def restore_index(conn: sqlite3.Connection) -> None:
     _enable_fts(sqlite_utils.Database(conn, execute_plugins=False))
 
 
-MIGRATIONS: Final[tuple[Callable[[sqlite_utils.Database], None], ...]] = (_create_v1,)
+def _create_v2(db: sqlite_utils.Database) -> None:
+    """The LSA space and one vector per item (ADR 0026); triggers drop an item's vector when
+    its text changes or it goes, so a stale vector never answers (with or without numpy)."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS lsa_model (id INTEGER PRIMARY KEY CHECK (id = 1), "
+        "generation INTEGER NOT NULL, dimensions INTEGER NOT NULL, vocabulary TEXT NOT NULL, "
+        "idf BLOB NOT NULL, components BLOB NOT NULL, trained_items INTEGER NOT NULL, "
+        "trained_at TEXT NOT NULL)"
+    )
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS item_vectors (item_id INTEGER PRIMARY KEY "
+        "REFERENCES items(id) ON DELETE CASCADE, vector BLOB NOT NULL)"
+    )
+    db.execute(
+        "CREATE TRIGGER IF NOT EXISTS items_vector_ad AFTER DELETE ON items BEGIN "
+        "DELETE FROM item_vectors WHERE item_id = old.id; END"
+    )
+    db.execute(
+        "CREATE TRIGGER IF NOT EXISTS items_vector_au AFTER UPDATE OF folded ON items BEGIN "
+        "DELETE FROM item_vectors WHERE item_id = old.id; END"
+    )
+
+
+MIGRATIONS: Final[tuple[Callable[[sqlite_utils.Database], None], ...]] = (_create_v1, _create_v2)
 """Step ``i`` takes the schema from version ``i`` to ``i + 1``."""
 COLLECTION_SCHEMA_VERSION: Final = len(MIGRATIONS)
 

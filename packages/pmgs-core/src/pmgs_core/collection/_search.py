@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import math
 import sqlite3
+from collections.abc import Callable
 from typing import Final
 
 from pmgs_core.collection._limits import MAX_QUERY_CHARS, MAX_SEARCH_LIMIT, check_limit, check_score
+from pmgs_core.collection._vectors import Space, Vectors, nearest
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.folding import fold_for_search
 from pmgs_core.records import CollectionSearch, CollectionSearchItem
@@ -74,8 +76,14 @@ def search_items(
     min_score: float,
     group_by_document: bool,
     category: str | None,
+    space: Space | None = None,
+    vectors: Callable[[Space], Vectors] | None = None,
 ) -> CollectionSearch:
-    """The seed's search answer: ``items`` (always a list) and ``vector_search_used``."""
+    """The seed's search answer: ``items`` (always a list) and ``vector_search_used``.
+
+    With a trained ``space`` each item's ``similarity`` is the larger of its cosine to the
+    query and its lexical similarity, and ``match`` says which one it was (ADR 0026).
+    """
     size = check_limit(limit, MAX_SEARCH_LIMIT)
     floor = check_score(min_score)
     if not isinstance(group_by_document, bool):
@@ -91,14 +99,80 @@ def search_items(
         "record_type": "collection_search",
         "items": [],
         "terms": terms,
-        "vector_search_used": False,
+        "vector_search_used": space is not None,
     }
     if not terms:
         return answer
+    lexical = _lexical(conn, terms, category)
+    cosines = (
+        {}
+        if space is None or vectors is None
+        # below the floor by less than the rounding of similarity: decided after rounding
+        else nearest(conn, space, vectors(space), " ".join(terms), category, floor - 1e-4)
+    )
+    scored: list[tuple[float, int, str, float]] = []
+    for item_id in set(lexical) | set(cosines):
+        lex = lexical[item_id][0] if item_id in lexical else 0.0
+        vec = round(cosines.get(item_id, 0.0), 4)
+        similarity, match = (vec, "vector") if vec > lex else (lex, "lexical")
+        if similarity >= floor and similarity > 0:
+            scored.append((similarity, item_id, match, lexical.get(item_id, (0.0, 0.0, []))[1]))
+    scored.sort(key=lambda entry: (-entry[0], entry[1]))
+    seen: set[int] = set()
+    chosen: list[tuple[float, int, str, float]] = []
+    for entry in scored:
+        if len(chosen) == size:
+            break
+        document_id = _document_of(conn, entry[1])
+        if group_by_document:
+            if document_id in seen:
+                continue
+            seen.add(document_id)
+        chosen.append(entry)
+    answer["items"] = [_item(conn, entry, terms, lexical) for entry in chosen]
+    return answer
+
+
+def _document_of(conn: sqlite3.Connection, item_id: int) -> int:
+    return int(conn.execute("SELECT document_id FROM items WHERE id = ?", (item_id,)).fetchone()[0])
+
+
+def _item(
+    conn: sqlite3.Connection,
+    entry: tuple[float, int, str, float],
+    terms: list[str],
+    lexical: dict[int, tuple[float, float, list[str]]],
+) -> CollectionSearchItem:
+    similarity, item_id, match, score = entry
+    row = conn.execute(
+        "SELECT i.id, i.document_id, i.content, i.folded, d.path, d.mime, d.category "
+        "FROM items i JOIN documents d ON d.id = i.document_id WHERE i.id = ?",
+        (item_id,),
+    ).fetchone()
+    matched = lexical[item_id][2] if item_id in lexical else []
+    return {
+        "id": item_id,
+        "document_id": int(row[1]),
+        "path": row[4],
+        "mime": row[5],
+        "category": row[6],
+        "content": _excerpt(row[2], row[3], matched or terms),
+        "matched_terms": matched,
+        "source": "user_collection",
+        "similarity": similarity,
+        "score": round(score, 4),
+        "match": "vector" if match == "vector" else "lexical",
+    }
+
+
+def _lexical(
+    conn: sqlite3.Connection, terms: list[str], category: str | None
+) -> dict[int, tuple[float, float, list[str]]]:
+    """BM25 of every item holding a term: id → (score / best score, score, matched terms)."""
     holders = {term: _holders(conn, term) for term in terms}
     candidates = set().union(*holders.values())
     if not candidates:
-        return answer
+        return {}
     total, average = conn.execute(
         "SELECT count(*), coalesce(avg(length(folded)), 1) FROM items"
     ).fetchone()
@@ -107,22 +181,17 @@ def search_items(
         for term, ids in holders.items()
     }
     where = "" if category is None else " AND d.category = ?"
-    scored: list[tuple[float, int, sqlite3.Row, list[str]]] = []
+    scored: dict[int, tuple[float, list[str]]] = {}
     ids = sorted(candidates)
     for start in range(0, len(ids), 500):
         batch = ids[start : start + 500]
         placeholders = ",".join("?" * len(batch))
         sql = (
-            "SELECT i.id, i.document_id, i.content, i.folded, d.path, d.mime, d.category "  # noqa: S608
-            f"FROM items i JOIN documents d ON d.id = i.document_id WHERE i.id IN ({placeholders})"
-            + where
+            "SELECT i.id, i.folded FROM items i JOIN documents d ON d.id = i.document_id "  # noqa: S608
+            f"WHERE i.id IN ({placeholders})" + where
         )
-        rows = conn.execute(
-            sql,
-            (*batch, *(() if category is None else (category,))),
-        )
-        for row in rows:
-            folded = row[3]
+        for row in conn.execute(sql, (*batch, *(() if category is None else (category,)))):
+            folded = row[1]
             norm = K1 * (1 - B + B * len(folded) / max(float(average), 1.0))
             score = 0.0
             matched = []
@@ -131,39 +200,10 @@ def search_items(
                 if tf:
                     matched.append(term)
                     score += idf[term] * tf * (K1 + 1) / (tf + norm)
-            if not matched:
-                continue
-            scored.append((score, int(row[0]), row, matched))
-    if not scored:
-        return answer
-    best = max(entry[0] for entry in scored)
-    scored.sort(key=lambda entry: (-entry[0], entry[1]))
-    seen: set[int] = set()
-    items: list[CollectionSearchItem] = []
-    for score, _, row, matched in scored:
-        similarity = round(score / best, 4) if best > 0 else 0.0
-        if similarity < floor:
-            break
-        document_id = int(row[1])
-        if group_by_document:
-            if document_id in seen:
-                continue
-            seen.add(document_id)
-        items.append(
-            {
-                "id": int(row[0]),
-                "document_id": document_id,
-                "path": row[4],
-                "mime": row[5],
-                "category": row[6],
-                "content": _excerpt(row[2], row[3], matched),
-                "matched_terms": matched,
-                "source": "user_collection",
-                "similarity": similarity,
-                "score": round(score, 4),
-            }
-        )
-        if len(items) == size:
-            break
-    answer["items"] = items
-    return answer
+            if matched:
+                scored[int(row[0])] = (score, matched)
+    best = max((entry[0] for entry in scored.values()), default=0.0)
+    return {
+        item_id: (round(score / best, 4) if best > 0 else 0.0, score, matched)
+        for item_id, (score, matched) in scored.items()
+    }

@@ -138,18 +138,22 @@ _RECORDS: Final[dict[str, dict[str, Any]]] = {
                         "similarity": {"type": "number", "minimum": 0, "maximum": 1},
                         "score": {"type": "number", "minimum": 0},
                         "matched_terms": {"type": "array", "items": {"type": "string"}},
+                        "match": {"enum": ["vector", "lexical"]},
                     },
-                    "required": [*_ITEM_FIELDS, "similarity", "matched_terms"],
+                    "required": [*_ITEM_FIELDS, "similarity", "matched_terms", "match"],
                 },
             },
             "terms": {"type": "array", "items": {"type": "string"}},
-            "vector_search_used": {"const": False},
+            "vector_search_used": {"type": "boolean"},
         },
         "required": ["items", "vector_search_used"],
     },
     "collection_reindexed": {
-        "properties": {"items_indexed": {"type": "integer", "minimum": 0}},
-        "required": ["items_indexed"],
+        "properties": {
+            "items_indexed": {"type": "integer", "minimum": 0},
+            "dimensions": {"type": "integer", "minimum": 0},
+        },
+        "required": ["items_indexed", "dimensions"],
     },
 }
 

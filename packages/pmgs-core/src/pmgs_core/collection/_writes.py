@@ -20,6 +20,7 @@ from pmgs_core.collection._limits import (
     check_path,
 )
 from pmgs_core.collection._schema import restore_index
+from pmgs_core.collection._vectors import train
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.folding import fold_for_search
 from pmgs_core.records import (
@@ -71,6 +72,7 @@ class CollectionWrites(CollectionFile):
             )
             ids.append(int(cursor.lastrowid or 0))
         self._refresh_hash(conn, document_id, stamp)
+        self._fold_in(conn, ids)
         return ids
 
     @staticmethod
@@ -197,6 +199,7 @@ class CollectionWrites(CollectionFile):
                 (text, fold_for_search(text), stamp, item_id),
             )
             self._refresh_hash(conn, int(row[0]), stamp)
+            self._fold_in(conn, [item_id])
             return self._item_record(conn, item_id)
 
         return self._write(body)
@@ -246,29 +249,63 @@ class CollectionWrites(CollectionFile):
 
         return self._write(body)
 
-    def reindex_collection(self) -> CollectionReindexed:
-        """Recompute every item's folded text, restore the FTS5 table and its triggers if they
-        were damaged, and rebuild the index, in one transaction.
+    def delete_path(self, path: str) -> bool:
+        """Delete the document at logical ``path`` if there is one (a watched file gone)."""
+        logical = check_path(path)
 
-        Readers keep answering from the previous snapshot meanwhile (WAL); the new index is
-        visible to all at the commit. This is what ``lsa_retrain`` does for a vector store,
-        without any model: a folding rule changed by an upgrade, or an index damaged by an
-        external tool, is repaired by it.
+        def body(conn: sqlite3.Connection) -> bool:
+            row = conn.execute("SELECT id FROM documents WHERE path = ?", (logical,)).fetchone()
+            if row is None:
+                return False
+            conn.execute("DELETE FROM items WHERE document_id = ?", (row[0],))
+            conn.execute("DELETE FROM documents WHERE id = ?", (row[0],))
+            return True
+
+        return self._write(body)
+
+    def lsa_retrain(self) -> CollectionReindexed:
+        """Recompute every item's folded text, restore the FTS5 table and its triggers if they
+        were damaged, rebuild the index and train the LSA space with every item's vector, all
+        in one transaction (ADR 0026).
+
+        Readers keep answering from the previous snapshot meanwhile (WAL); the new index and
+        space are visible to all at the commit. :meth:`indexing_status` says ``training``
+        while it runs, to every process. Without the ``vectors`` extra, or with fewer than
+        20 items, only the index is rebuilt (``dimensions: 0``).
         """
-        with self.tracking("reindex", total=None):
+        with self.tracking("lsa_retrain", total=None):
 
             def body(conn: sqlite3.Connection) -> CollectionReindexed:
-                rows = conn.execute("SELECT id, content FROM items").fetchall()
-                for row in rows:
-                    conn.execute(
-                        "UPDATE items SET folded = ? WHERE id = ? AND folded IS NOT ?",
-                        (fold_for_search(row[1]), row[0], fold_for_search(row[1])),
-                    )
-                restore_index(conn)
-                conn.execute("INSERT INTO items_fts(items_fts) VALUES ('rebuild')")
-                return {"record_type": "collection_reindexed", "items_indexed": len(rows)}
+                count = _refold(conn)
+                dimensions = train(conn, now()) if self.vectors_available else 0
+                return {
+                    "record_type": "collection_reindexed",
+                    "items_indexed": count,
+                    "dimensions": dimensions,
+                }
 
             return self._write(body)
+
+    def reindex_collection(self) -> CollectionReindexed:
+        """The earlier name of :meth:`lsa_retrain`, kept for clients that use it."""
+        return self.lsa_retrain()
+
+    def heal(self) -> int:
+        """Bring the FTS index (and the vectors of the current space) in step with the items
+        without retraining; returns how many items the index holds (``/heal``'s ``synced``)."""
+
+        def body(conn: sqlite3.Connection) -> int:
+            count = _refold(conn)
+            missing = [
+                int(row[0])
+                for row in conn.execute(
+                    "SELECT id FROM items WHERE id NOT IN (SELECT item_id FROM item_vectors)"
+                )
+            ]
+            self._fold_in(conn, missing)
+            return count
+
+        return self._write(body)
 
     @contextmanager
     def tracking(self, task: str, total: int | None) -> Iterator[Callable[[int], None]]:
@@ -290,3 +327,16 @@ class CollectionWrites(CollectionFile):
             yield set_state
         finally:
             self._write(lambda conn: conn.execute("DELETE FROM indexing_state WHERE id = 1"))
+
+
+def _refold(conn: sqlite3.Connection) -> int:
+    """Fold every item's text again and rebuild the FTS index; returns the item count."""
+    rows = conn.execute("SELECT id, content FROM items").fetchall()
+    for row in rows:
+        conn.execute(
+            "UPDATE items SET folded = ? WHERE id = ? AND folded IS NOT ?",
+            (fold_for_search(row[1]), row[0], fold_for_search(row[1])),
+        )
+    restore_index(conn)
+    conn.execute("INSERT INTO items_fts(items_fts) VALUES ('rebuild')")
+    return len(rows)

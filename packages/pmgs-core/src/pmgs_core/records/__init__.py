@@ -29,6 +29,7 @@ from pmgs_core.records._collection import (
     CollectionSearchItem,
     DocumentItem,
     IndexingStatus,
+    ModelInfo,
 )
 from pmgs_core.records._compact import concise_record, concise_schema
 from pmgs_core.records._pages import (
@@ -120,6 +121,7 @@ __all__ = [
     "IndexingStatus",
     "LookupQuery",
     "MatchStatus",
+    "ModelInfo",
     "PropertyItem",
     "QuarantineItem",
     "QuarantinePage",

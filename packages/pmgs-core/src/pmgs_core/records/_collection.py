@@ -115,24 +115,38 @@ class CollectionSearchItem(TypedDict):
     source: UserCollection
     similarity: float
     score: float
+    match: Literal["vector", "lexical"]
 
 
 class CollectionSearch(TypedDict):
     record_type: Literal["collection_search"]
     items: list[CollectionSearchItem]
     terms: list[str]
-    vector_search_used: Literal[False]
+    vector_search_used: bool
 
 
 class CollectionReindexed(TypedDict):
     record_type: Literal["collection_reindexed"]
     items_indexed: int
+    dimensions: int
+    """The LSA space's dimensions after the training; 0 when search stays lexical."""
+
+
+class ModelInfo(TypedDict):
+    """What answers the vector half of the collection's search (ADR 0026)."""
+
+    edition: Literal["community"]
+    model: Literal["lsa"]
+    dimensions: int
+    trained_items: int
+    trained_at: str | None
+    vector_search_available: bool
 
 
 class IndexingStatus(TypedDict):
     """``idle``, or the task in progress with how far it got."""
 
-    status: Literal["idle", "indexing"]
+    status: Literal["idle", "indexing", "training"]
     task: NotRequired[str]
     done: NotRequired[int]
     total: NotRequired[int | None]

@@ -126,7 +126,11 @@ def collection_search_output(
     output = copy.deepcopy(dict(official))
     item = schema("collection_search")["properties"]["items"]["items"]
     result = output["$defs"]["text_search_result"]
+    official_item = output["$defs"]["text_search_item"]  # matched by its words, and says so
+    official_item["properties"]["match"] = {"const": "lexical"}
+    official_item["required"] = [*official_item["required"], "match"]
     result["properties"]["items"]["items"] = {
         "anyOf": [result["properties"]["items"]["items"], item]
     }
+    result["properties"]["vector_search_used"] = {"type": "boolean"}
     return output
