@@ -10,7 +10,10 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from typing import Any
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any, BinaryIO
 
 import anyio
 from mcp import types
@@ -116,7 +119,7 @@ def build_server(toolset: ToolSet, *, version: str) -> Server[Any]:
     async def prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
         return get_prompt(store, params.name, params.arguments)
 
-    return Server(
+    server: Server[Any] = Server(
         SERVER_NAME,
         version=version,
         title="pmgs: JPO PMGS classification reference",
@@ -131,6 +134,10 @@ def build_server(toolset: ToolSet, *, version: str) -> Server[Any]:
         on_list_prompts=list_prompts,
         on_get_prompt=prompt,
     )
+    # The SDK opens a tracing span per message by default; nothing here exports traces, and
+    # the span costs a share of every call (issue 33).
+    server.middleware = []
+    return server
 
 
 def initialization_options(server: Server[Any]) -> Any:
@@ -189,6 +196,49 @@ def unreadable_message_error(exc: Exception) -> types.JSONRPCError:
     return types.JSONRPCError(jsonrpc="2.0", id=_request_id(parsed), error=error)
 
 
+class _DirectStdout:
+    """The protocol's side of stdout, written in the event loop's own thread.
+
+    The SDK's default hands every write and every flush to a worker thread, two thread
+    switches per answer; one local client reads its pipe, so a direct write costs less and
+    only waits while that client is not reading, when no answer could reach it anyway.
+    """
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+
+    async def write(self, text: str) -> None:
+        self._raw.write(text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        self._raw.flush()
+
+
+@contextlib.contextmanager
+def _claimed_stdout() -> Iterator[_DirectStdout | None]:
+    """Serve the protocol from a private copy of fd 1 and point fd 1 at stderr meanwhile
+    (as the SDK does), so a stray ``print`` cannot corrupt the stream; None where
+    descriptors cannot be moved so (then the SDK's own writer serves)."""
+    if sys.platform == "win32":  # pragma: no cover
+        yield None
+        return
+    import fcntl
+
+    try:
+        sys.stdout.flush()
+        private = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3)
+    except (OSError, ValueError, AttributeError):
+        yield None
+        return
+    try:
+        os.dup2(2, 1)
+        with os.fdopen(private, "wb", closefd=False) as raw:
+            yield _DirectStdout(raw)
+    finally:
+        os.dup2(private, 1)
+        os.close(private)
+
+
 def run_stdio(server: Server[Any]) -> None:
     """Serve one client over this process's stdin/stdout until it closes stdin.
 
@@ -200,8 +250,8 @@ def run_stdio(server: Server[Any]) -> None:
     """
     from mcp.server.stdio import stdio_server
 
-    async def serve() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+    async def serve(stdout: _DirectStdout | None) -> None:
+        async with stdio_server(stdout=stdout) as (read_stream, write_stream):  # type: ignore[arg-type]
             send_valid, receive_valid = anyio.create_memory_object_stream[
                 SessionMessage | Exception
             ](0)
@@ -219,5 +269,5 @@ def run_stdio(server: Server[Any]) -> None:
                 tasks.start_soon(forward)
                 await server.run(receive_valid, write_stream, initialization_options(server))
 
-    with strict_request_ids():
-        anyio.run(serve)
+    with strict_request_ids(), _claimed_stdout() as stdout:
+        anyio.run(serve, stdout)
