@@ -7,12 +7,14 @@ per-connection state, so one ``Server`` serves stdio, every SSE stream and every
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import os
+import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, BinaryIO
 
 import anyio
@@ -214,44 +216,88 @@ class _DirectStdout:
         self._raw.flush()
 
 
+class _PipeStdin:
+    """Lines of a stdin pipe read by the event loop itself, not by a worker thread per line
+    as the SDK's default reader does (one thread switch less per request)."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self._reader = reader
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self._reader.readline()
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")  # as the SDK's reader decodes
+
+
+_MAX_LINE = 1 << 40
+"""No bound of our own on a request line (the SDK's reader has none either)."""
+
+
 @contextlib.contextmanager
-def _claimed_stdout() -> Iterator[_DirectStdout | None]:
-    """Serve the protocol from a private copy of fd 1 and point fd 1 at stderr meanwhile
-    (as the SDK does), so a stray ``print`` cannot corrupt the stream; None where
-    descriptors cannot be moved so (then the SDK's own writer serves)."""
+def _claimed_fds() -> Iterator[tuple[int, _DirectStdout] | None]:
+    """Serve the protocol from private copies of fds 0 and 1, with fd 0 on the null device
+    and fd 1 on stderr meanwhile (as the SDK does), so neither a stray ``print`` nor a child
+    process can touch the stream. Yields the private stdin fd (a pipe or socket, else None
+    is yielded) and the writer; None where descriptors cannot be moved so, and then the
+    SDK's own reader and writer serve."""
     if sys.platform == "win32":  # pragma: no cover
         yield None
         return
     import fcntl
 
     try:
+        if not stat.S_ISFIFO(os.fstat(0).st_mode) and not stat.S_ISSOCK(os.fstat(0).st_mode):
+            yield None
+            return
         sys.stdout.flush()
-        private = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3)
+        private_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+        private_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3)
     except (OSError, ValueError, AttributeError):
         yield None
         return
+    null = os.open(os.devnull, os.O_RDONLY)
     try:
+        os.dup2(null, 0)
         os.dup2(2, 1)
-        with os.fdopen(private, "wb", closefd=False) as raw:
-            yield _DirectStdout(raw)
+        with os.fdopen(private_out, "wb", closefd=False) as raw:
+            yield private_in, _DirectStdout(raw)
     finally:
-        os.dup2(private, 1)
-        os.close(private)
+        os.close(null)
+        os.set_blocking(private_in, True)
+        os.dup2(private_in, 0)
+        os.dup2(private_out, 1)
+        os.close(private_in)
+        os.close(private_out)
+
+
+async def _pipe_stdin(fd: int) -> _PipeStdin:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=_MAX_LINE, loop=loop)
+    pipe = os.fdopen(fd, "rb", buffering=0, closefd=False)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), pipe)
+    return _PipeStdin(reader)
 
 
 def run_stdio(server: Server[Any]) -> None:
     """Serve one client over this process's stdin/stdout until it closes stdin.
 
-    The SDK points file descriptors 0 and 1 elsewhere while serving, so a stray ``print``
-    anywhere cannot corrupt the protocol stream; our logs go to stderr. Every line the SDK
+    File descriptors 0 and 1 point elsewhere while serving (:func:`_claimed_fds`, or the SDK
+    where that cannot be done), so a stray ``print`` anywhere cannot corrupt the protocol
+    stream; our logs go to stderr. Every line the SDK
     cannot read as a message is answered (:func:`unreadable_message_error`) and serving
     goes on with the next line, as is a request with an id of another type than string or
     integer (:mod:`pmgs_mcp.stdio_ids`), which the SDK would read as a notification.
     """
     from mcp.server.stdio import stdio_server
 
-    async def serve(stdout: _DirectStdout | None) -> None:
-        async with stdio_server(stdout=stdout) as (read_stream, write_stream):  # type: ignore[arg-type]
+    async def serve(claimed: tuple[int, _DirectStdout] | None) -> None:
+        stdin = None if claimed is None else await _pipe_stdin(claimed[0])
+        stdout = None if claimed is None else claimed[1]
+        async with stdio_server(stdin, stdout) as (read_stream, write_stream):  # type: ignore[arg-type]
             send_valid, receive_valid = anyio.create_memory_object_stream[
                 SessionMessage | Exception
             ](0)
@@ -269,5 +315,5 @@ def run_stdio(server: Server[Any]) -> None:
                 tasks.start_soon(forward)
                 await server.run(receive_valid, write_stream, initialization_options(server))
 
-    with strict_request_ids(), _claimed_stdout() as stdout:
-        anyio.run(serve, stdout)
+    with strict_request_ids(), _claimed_fds() as claimed:
+        anyio.run(serve, claimed)
