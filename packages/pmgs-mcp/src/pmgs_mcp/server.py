@@ -237,6 +237,24 @@ _MAX_LINE = 1 << 40
 """No bound of our own on a request line (the SDK's reader has none either)."""
 
 
+def _private_copies(command: int, fcntl: Any) -> tuple[int, int] | None:
+    """Private copies (above fd 2, closed on exec) of a stdin pipe or socket and of stdout;
+    None when stdin is neither (a file, a terminal) or a copy cannot be made."""
+    try:
+        mode = os.fstat(0).st_mode
+        if not stat.S_ISFIFO(mode) and not stat.S_ISSOCK(mode):
+            return None
+        sys.stdout.flush()
+        private_in = int(fcntl(0, command, 3))
+    except (OSError, ValueError, AttributeError):
+        return None
+    try:
+        return private_in, int(fcntl(1, command, 3))
+    except OSError:
+        os.close(private_in)
+        return None
+
+
 @contextlib.contextmanager
 def _claimed_fds() -> Iterator[tuple[int, _DirectStdout] | None]:
     """Serve the protocol from private copies of fds 0 and 1, with fd 0 on the null device
@@ -249,16 +267,11 @@ def _claimed_fds() -> Iterator[tuple[int, _DirectStdout] | None]:
         return
     import fcntl
 
-    try:
-        if not stat.S_ISFIFO(os.fstat(0).st_mode) and not stat.S_ISSOCK(os.fstat(0).st_mode):
-            yield None
-            return
-        sys.stdout.flush()
-        private_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
-        private_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3)
-    except (OSError, ValueError, AttributeError):
+    privates = _private_copies(fcntl.F_DUPFD_CLOEXEC, fcntl.fcntl)
+    if privates is None:
         yield None
         return
+    private_in, private_out = privates
     null = os.open(os.devnull, os.O_RDONLY)
     try:
         os.dup2(null, 0)
