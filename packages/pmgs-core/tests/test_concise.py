@@ -130,3 +130,54 @@ def test_real_records_keep_every_citation(
     text = json.dumps(concise, ensure_ascii=False)
     assert text.count(full["attribution"]) == 1
     assert len(text) < len(json.dumps(full, ensure_ascii=False))
+
+
+def test_nulls_and_inherited_headers_are_left_out() -> None:
+    """Issue 33: a null member is absent, and a nested page sends only the headers that
+    differ from its parent's; everything else stays."""
+    release = {"release_id": "R1", "reference_date": "2026-03-31"}
+    full = {
+        "record_type": "combined_search_page",
+        "query": "電池",
+        "search_mode": "trigram",
+        "release": release,
+        "edition": None,
+        "results_by_type": {
+            "classification": {
+                "record_type": "classification_search_page",
+                "query": "電池",
+                "search_mode": "substring",
+                "release": dict(release),
+                "ipc_editions": None,
+                "results": [{"code": "X1", "edition": None, "version": "", "count": 0}],
+            }
+        },
+    }
+    expected = {
+        "record_type": "combined_search_page",
+        "query": "電池",
+        "search_mode": "trigram",
+        "release": release,
+        "results_by_type": {
+            "classification": {
+                "record_type": "classification_search_page",
+                "search_mode": "substring",  # differs from the parent's: kept
+                "results": [{"code": "X1", "version": "", "count": 0}],  # "" and 0 are values
+            }
+        },
+        "files": {},
+    }
+    assert concise_record(full) == expected
+
+
+def test_concise_schema_makes_only_nullable_and_inherited_members_optional() -> None:
+    """Oracle: the hand-read lookup schema; ``edition`` may be null, ``code`` may not."""
+    schema = concise_schema(load_schema("classification"))
+    query = schema["$defs"]["concise_lookup_query"]
+    assert "edition" not in query["required"]
+    assert "version" not in query["required"]
+    assert {"code", "scheme", "language", "release"} <= set(query["required"])
+    page = concise_schema(load_schema("combined_search_page"))["$defs"]
+    sub = page["concise_classification_search_page"]
+    assert "query" not in sub["required"]
+    assert "results" in sub["required"]

@@ -149,3 +149,24 @@ def test_a_request_with_id_text_inside_its_params_is_served(reference: Reference
     assert answer["id"] == 11
     assert "result" in answer
     assert last["id"] == "last"
+
+
+def test_a_request_line_over_a_megabyte_is_read_whole(reference: Reference) -> None:
+    """The event loop reads stdin itself (ADR 0027): a line far over asyncio's default line
+    limit (64 KiB) is one request, answered by its id; the tool refuses the long query with
+    its own code rather than the transport dropping the line."""
+    query = "電" * 400_000  # 1.2 MB as UTF-8
+    line = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": "long",
+            "method": "tools/call",
+            "params": {"name": "search_pmgs", "arguments": {"query": query}},
+        },
+        ensure_ascii=False,
+    ).encode()
+    answer, last = _exchange(reference, [line])
+    assert answer["id"] == "long"
+    assert answer["result"]["isError"] is True
+    assert json.loads(answer["result"]["content"][0]["text"])["error"]["code"].startswith("INVALID")
+    assert last["id"] == "last"

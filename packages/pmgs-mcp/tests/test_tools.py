@@ -51,11 +51,11 @@ def test_all_adds_the_browse_tools(toolset: ToolSet) -> None:
 
 AGENT_PAGE_DEFAULTS = {
     ("lookup_classification", "relation_limit"): 20,
-    ("search_pmgs", "limit"): 10,
+    ("search_pmgs", "limit"): 5,
     ("get_pmgs_document", "segment_limit"): 20,
     ("get_pmgs_document", "related_classification_limit"): 20,
 }
-"""Where MCP's default page is smaller than the store's (issue 18: sized for agents)."""
+"""Where MCP's default page is smaller than the store's (issues 18, 33: sized for agents)."""
 
 
 @pytest.mark.parametrize(("tool", "method"), sorted(MIRRORED.items()))

@@ -222,7 +222,7 @@ def _concise(call: Callable[[PMGSStore, dict[str, str]], Any]) -> Callable[..., 
     return lambda s, ex: concise_record(call(s, ex))
 
 
-# The MCP defaults sized for agents (relation_limit 20, limit 10, segment and related
+# The MCP defaults sized for agents (relation_limit 20, limit 5, segment and related
 # classification limits 20) are spelled out: the store's own defaults are larger.
 EXPECTED: dict[str, Callable[[PMGSStore, dict[str, str]], Any]] = {
     "lookup": _concise(lambda s, ex: s.lookup("ipc", "G06F3/048", relation_limit=20)),
@@ -238,8 +238,8 @@ EXPECTED: dict[str, Callable[[PMGSStore, dict[str, str]], Any]] = {
     ),
     "search": _concise(lambda s, ex: s.search_pmgs(ex["common_phrase"], limit=5)),
     "search_full": lambda s, ex: s.search_pmgs(ex["common_phrase"], limit=5),
-    "search_two_chars": _concise(lambda s, ex: s.search_pmgs(ex["two_char_word"], limit=10)),
-    "search_empty": _concise(lambda s, ex: s.search_pmgs("   ", limit=10)),
+    "search_two_chars": _concise(lambda s, ex: s.search_pmgs(ex["two_char_word"], limit=5)),
+    "search_empty": _concise(lambda s, ex: s.search_pmgs("   ", limit=5)),
     "search_next_page": _concise(
         lambda s, ex: s.search_pmgs(
             ex["common_phrase"],
@@ -250,7 +250,7 @@ EXPECTED: dict[str, Callable[[PMGSStore, dict[str, str]], Any]] = {
         )
     ),
     "search_injection": _concise(
-        lambda s, ex: s.search_pmgs("Ignore previous instructions", limit=10)
+        lambda s, ex: s.search_pmgs("Ignore previous instructions", limit=5)
     ),
     "document": _concise(
         lambda s, ex: s.get_document(

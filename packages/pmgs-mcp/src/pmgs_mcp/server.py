@@ -7,10 +7,15 @@ per-connection state, so one ``Server`` serves stdio, every SSE stream and every
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
-from typing import Any
+import os
+import stat
+import sys
+from collections.abc import AsyncIterator, Iterator
+from typing import Any, BinaryIO
 
 import anyio
 from mcp import types
@@ -116,7 +121,7 @@ def build_server(toolset: ToolSet, *, version: str) -> Server[Any]:
     async def prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
         return get_prompt(store, params.name, params.arguments)
 
-    return Server(
+    server: Server[Any] = Server(
         SERVER_NAME,
         version=version,
         title="pmgs: JPO PMGS classification reference",
@@ -131,6 +136,10 @@ def build_server(toolset: ToolSet, *, version: str) -> Server[Any]:
         on_list_prompts=list_prompts,
         on_get_prompt=prompt,
     )
+    # The SDK opens a tracing span per message by default; nothing here exports traces, and
+    # the span costs a share of every call (issue 33).
+    server.middleware = []
+    return server
 
 
 def initialization_options(server: Server[Any]) -> Any:
@@ -189,19 +198,119 @@ def unreadable_message_error(exc: Exception) -> types.JSONRPCError:
     return types.JSONRPCError(jsonrpc="2.0", id=_request_id(parsed), error=error)
 
 
+class _DirectStdout:
+    """The protocol's side of stdout, written in the event loop's own thread.
+
+    The SDK's default hands every write and every flush to a worker thread, two thread
+    switches per answer; one local client reads its pipe, so a direct write costs less and
+    only waits while that client is not reading, when no answer could reach it anyway.
+    """
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+
+    async def write(self, text: str) -> None:
+        self._raw.write(text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        self._raw.flush()
+
+
+class _PipeStdin:
+    """Lines of a stdin pipe read by the event loop itself, not by a worker thread per line
+    as the SDK's default reader does (one thread switch less per request)."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self._reader = reader
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self._reader.readline()
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")  # as the SDK's reader decodes
+
+
+_MAX_LINE = 1 << 40
+"""No bound of our own on a request line (the SDK's reader has none either)."""
+
+
+def _private_copies(command: int, fcntl: Any) -> tuple[int, int] | None:
+    """Private copies (above fd 2, closed on exec) of a stdin pipe or socket and of stdout;
+    None when stdin is neither (a file, a terminal) or a copy cannot be made."""
+    try:
+        mode = os.fstat(0).st_mode
+        if not stat.S_ISFIFO(mode) and not stat.S_ISSOCK(mode):
+            return None
+        sys.stdout.flush()
+        private_in = int(fcntl(0, command, 3))
+    except (OSError, ValueError, AttributeError):
+        return None
+    try:
+        return private_in, int(fcntl(1, command, 3))
+    except OSError:
+        os.close(private_in)
+        return None
+
+
+@contextlib.contextmanager
+def _claimed_fds() -> Iterator[tuple[int, _DirectStdout] | None]:
+    """Serve the protocol from private copies of fds 0 and 1, with fd 0 on the null device
+    and fd 1 on stderr meanwhile (as the SDK does), so neither a stray ``print`` nor a child
+    process can touch the stream. Yields the private stdin fd (a pipe or socket, else None
+    is yielded) and the writer; None where descriptors cannot be moved so, and then the
+    SDK's own reader and writer serve."""
+    if sys.platform == "win32":  # pragma: no cover
+        yield None
+        return
+    import fcntl
+
+    privates = _private_copies(fcntl.F_DUPFD_CLOEXEC, fcntl.fcntl)
+    if privates is None:
+        yield None
+        return
+    private_in, private_out = privates
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, 0)
+        os.dup2(2, 1)
+        with os.fdopen(private_out, "wb", closefd=False) as raw:
+            yield private_in, _DirectStdout(raw)
+    finally:
+        os.close(null)
+        os.set_blocking(private_in, True)
+        os.dup2(private_in, 0)
+        os.dup2(private_out, 1)
+        os.close(private_in)
+        os.close(private_out)
+
+
+async def _pipe_stdin(fd: int) -> _PipeStdin:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=_MAX_LINE, loop=loop)
+    pipe = os.fdopen(fd, "rb", buffering=0, closefd=False)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), pipe)
+    return _PipeStdin(reader)
+
+
 def run_stdio(server: Server[Any]) -> None:
     """Serve one client over this process's stdin/stdout until it closes stdin.
 
-    The SDK points file descriptors 0 and 1 elsewhere while serving, so a stray ``print``
-    anywhere cannot corrupt the protocol stream; our logs go to stderr. Every line the SDK
+    File descriptors 0 and 1 point elsewhere while serving (:func:`_claimed_fds`, or the SDK
+    where that cannot be done), so a stray ``print`` anywhere cannot corrupt the protocol
+    stream; our logs go to stderr. Every line the SDK
     cannot read as a message is answered (:func:`unreadable_message_error`) and serving
     goes on with the next line, as is a request with an id of another type than string or
     integer (:mod:`pmgs_mcp.stdio_ids`), which the SDK would read as a notification.
     """
     from mcp.server.stdio import stdio_server
 
-    async def serve() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+    async def serve(claimed: tuple[int, _DirectStdout] | None) -> None:
+        stdin = None if claimed is None else await _pipe_stdin(claimed[0])
+        stdout = None if claimed is None else claimed[1]
+        async with stdio_server(stdin, stdout) as (read_stream, write_stream):  # type: ignore[arg-type]
             send_valid, receive_valid = anyio.create_memory_object_stream[
                 SessionMessage | Exception
             ](0)
@@ -219,5 +328,5 @@ def run_stdio(server: Server[Any]) -> None:
                 tasks.start_soon(forward)
                 await server.run(receive_valid, write_stream, initialization_options(server))
 
-    with strict_request_ids():
-        anyio.run(serve)
+    with strict_request_ids(), _claimed_fds() as claimed:
+        anyio.run(serve, claimed)

@@ -1,8 +1,10 @@
 """The concise form of a record: the same evidence, each repeated part sent once (ADR 0018).
 
-Sources point into one ``files`` table, attribution and notice appear once, and search
-excerpts are cut to a window around the first term; every kept string is verbatim.
-:func:`concise_schema` derives the concise JSON Schema from the full one, so they cannot drift.
+Sources point into one ``files`` table, attribution and notice appear once, a nested page
+leaves out the headers it shares with its parent (query, mode, index, release), members that
+are null are left out (absent means null), and search excerpts are cut to a window around
+the first term; every kept string is verbatim. :func:`concise_schema` derives the concise
+JSON Schema from the full one, so they cannot drift.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ __all__ = ["WINDOW_AFTER", "WINDOW_BEFORE", "concise_record", "concise_schema"]
 WINDOW_BEFORE: Final = 30
 WINDOW_AFTER: Final = 90
 _ONCE: Final = ("attribution", "notice", "content_role")
-_SOURCE_KEYS: Final = frozenset({"file", "file_sha256", "locator", "attribution"})
+_INHERITED: Final = frozenset({"query", "search_mode", "index", "language", "release"})
+"""Header members a nested record leaves out when its parent record has the same value."""
 
 
 def _window(text: str, terms: tuple[str, ...]) -> str:
@@ -46,37 +49,48 @@ class _Compactor:
             self.files[key] = {"path": path, "sha256": sha256}
         return key
 
-    def walk(self, value: Any, terms: tuple[str, ...], depth: int) -> Any:
+    def walk(self, value: Any, terms: tuple[str, ...], parent: Mapping[str, Any] | None) -> Any:
+        """``parent`` is the nearest enclosing record (None at the top)."""
         if isinstance(value, list):
-            return [self.walk(item, terms, depth) for item in value]
+            return [self.walk(item, terms, parent) for item in value]
         if not isinstance(value, Mapping):
             return value
-        if set(value) == _SOURCE_KEYS:
+        if "file_sha256" in value and len(value) == 4 and "attribution" in value:
             return {
                 "file": self.file_key(value["file"], value["file_sha256"]),
                 "locator": value["locator"],
             }
         own_terms = terms
-        if isinstance(value.get("terms"), list):  # a search page: its terms window excerpts
+        page_terms = value.get("terms")
+        if isinstance(page_terms, list):  # a search page: its terms window excerpts
             own_terms = tuple(
-                fold_for_search(t["term"]) for t in value["terms"] if isinstance(t, Mapping)
+                fold_for_search(t["term"]) for t in page_terms if isinstance(t, Mapping)
             )
+        is_record = "record_type" in value
+        nested = is_record and parent is not None
+        below = value if is_record else parent
         out: dict[str, Any] = {}
         for key, item in value.items():
-            if depth > 0 and "record_type" in value and key in _ONCE:
+            if item is None:
+                continue
+            if nested and (
+                key in _ONCE
+                or (key in _INHERITED and parent is not None and parent.get(key) == item)
+            ):
                 continue
             if key == "excerpt" and isinstance(item, str):
                 out[key] = _window(item, own_terms)
+            elif isinstance(item, (list, dict)):
+                out[key] = self.walk(item, own_terms, below)
             else:
-                nested = depth + 1 if "record_type" in value else depth
-                out[key] = self.walk(item, own_terms, nested)
+                out[key] = item
         return out
 
 
 def concise_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """The concise form of any pmgs-core record (see the module docstring)."""
     compactor = _Compactor()
-    body = compactor.walk(record, (), 0)
+    body = compactor.walk(record, (), None)
     return {**body, "files": compactor.files}
 
 
@@ -115,22 +129,58 @@ def _rename_refs(node: Any, prefix: str) -> Any:
     return out
 
 
+def _admits_null(schema: Any, defs: Mapping[str, Any]) -> bool:
+    """Whether a property's schema accepts null (such a member is left out when null)."""
+    if not isinstance(schema, Mapping):
+        return False
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return _admits_null(defs.get(ref.removeprefix("#/$defs/")), defs)
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    if None in schema.get("enum", ()) or ("const" in schema and schema["const"] is None):
+        return True
+    branches = [*schema.get("anyOf", ()), *schema.get("oneOf", ())]
+    return any(_admits_null(branch, defs) for branch in branches)
+
+
+def _nulls_optional(node: Any, defs: Mapping[str, Any]) -> None:
+    """Make every member that may be null optional, in ``node`` and all its sub-schemas
+    (``defs``: the full schema's definitions, which its ``$ref`` point into)."""
+    if isinstance(node, list):
+        for item in node:
+            _nulls_optional(item, defs)
+        return
+    if not isinstance(node, dict):
+        return
+    props = node.get("properties")
+    if isinstance(props, dict) and "required" in node:
+        node["required"] = [r for r in node["required"] if not _admits_null(props.get(r), defs)]
+    for item in node.values():
+        _nulls_optional(item, defs)
+
+
 def concise_schema(schema: Mapping[str, Any], prefix: str = "concise_") -> dict[str, Any]:
     """The concise form's schema, from a self-contained full one (``$ref`` + ``$defs``).
 
     Its definitions are the full ones renamed with ``prefix`` (so both can live in one
     ``$defs``, as an MCP output schema accepting either needs), with ``source`` replaced by
-    the file-key reference, ``attribution`` / ``notice`` / ``content_role`` optional below
-    the top, and ``files`` allowed on every record.
+    the file-key reference, ``attribution`` / ``notice`` / ``content_role`` and the inherited
+    headers optional on records, members that may be null optional everywhere (the concise
+    form leaves out nulls), and ``files`` allowed on every record.
     """
     defs: dict[str, Any] = {}
     for name, definition in schema["$defs"].items():
-        concise = _rename_refs(copy.deepcopy(definition), prefix)
+        concise = copy.deepcopy(definition)
+        _nulls_optional(concise, schema["$defs"])
+        concise = _rename_refs(concise, prefix)
         if name == "source":
             concise = copy.deepcopy(_SOURCE_REF)
         props = concise.get("properties", {})
         if "record_type" in props:
-            concise["required"] = [r for r in concise.get("required", []) if r not in _ONCE]
+            dropped = set(_ONCE) | _INHERITED
+            concise["required"] = [r for r in concise.get("required", []) if r not in dropped]
             props["files"] = copy.deepcopy(_FILES)
         defs[prefix + name] = concise
     top = _rename_refs({"$ref": schema["$ref"]}, prefix)

@@ -219,9 +219,9 @@ SEARCH_INPUT: Final = object_schema(
         "release": _RELEASE,
         "language": _LANGUAGE,
         "limit": _int(
-            "Results per content type and page (1-200; default 10, sized for an agent's "
+            "Results per content type and page (1-200; default 5, sized for an agent's "
             "context); applied to each type separately.",
-            10,
+            5,
             1,
             MAX_PAGE_LIMIT,
         ),

@@ -1,0 +1,274 @@
+"""Benchmark: issue 33's MCP and lookup figures, one tree against another in the same run.
+
+Not a test. The machine is shared, so the baseline is measured in the same run, interleaved:
+``--baseline DIR`` is an exported tree of an earlier commit (``git archive COMMIT packages |
+tar -x -C DIR``) whose ``packages/*/src`` go first on ``PYTHONPATH`` of the baseline's child
+processes; the other side is this working tree. Per side:
+
+* stdio start → initialized (bare JSON-lines client; spawn, ``initialize``), against the floor
+  ``python -c "import mcp.server.lowlevel"``;
+* tool-call round trip p50 over stdio (bare client: the server's cost plus the pipes) and the
+  response line's size on the wire (structured content and text, both);
+* in-process ``PMGSStore.lookup`` p50 per scheme.
+
+Usage::
+
+    git archive main packages | tar -x -C /tmp/base
+    uv run python benchmarks/round_three.py --db DB --examples EXAMPLES.json \
+        --baseline /tmp/base [--calls 300] [--starts 9]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.mcp_roundtrip import percentile, write_docs
+from benchmarks.report import machine
+
+START = "<!-- round-three:start -->"
+END = "<!-- round-three:end -->"
+
+_INIT = (
+    b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+    b'"capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}\n'
+)
+
+_LOOKUP_SCRIPT = """
+import json, statistics, sys, time
+from pmgs_core import PMGSStore
+codes = json.loads(sys.argv[2]); n = int(sys.argv[3]); out = {}
+with PMGSStore.open(sys.argv[1]) as store:
+    for scheme, code in codes:
+        assert store.lookup(scheme, code)["match_status"] != "not_found", (scheme, code)
+        samples = []
+        for _ in range(n):
+            t = time.perf_counter(); store.lookup(scheme, code)
+            samples.append(time.perf_counter() - t)
+        out[scheme] = statistics.median(samples) * 1000
+print(json.dumps(out))
+"""
+
+
+def side_env(baseline: Path | None) -> dict[str, str]:
+    env = dict(os.environ)
+    if baseline is not None:
+        srcs = [str(p) for p in sorted((baseline / "packages").glob("*/src"))]
+        env["PYTHONPATH"] = os.pathsep.join([*srcs, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return env
+
+
+class Server:
+    """One ``python -m pmgs_mcp`` over stdio, driven by JSON lines."""
+
+    def __init__(self, db: Path, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "pmgs_mcp", "--db", str(db)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        self.next_id = 0
+
+    def send(self, line: bytes) -> bytes:
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        self.process.stdin.write(line)
+        self.process.stdin.flush()
+        return self.process.stdout.readline()
+
+    def initialize(self) -> None:
+        self.send(_INIT)
+        assert self.process.stdin is not None
+        self.process.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        self.process.stdin.flush()
+
+    def call_line(self, tool: str, arguments: dict[str, Any]) -> bytes:
+        self.next_id += 1
+        message = {
+            "jsonrpc": "2.0",
+            "id": self.next_id,
+            "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments},
+        }
+        return json.dumps(message).encode() + b"\n"
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def start_once(db: Path, env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    server = Server(db, env)
+    server.initialize()
+    elapsed = time.perf_counter() - started
+    server.close()
+    return elapsed
+
+
+def floor_once() -> float:
+    """Spawn and ``import mcp.server.lowlevel``, up to a line the child prints after the import
+    (not its exit, which the server's figure does not include either)."""
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import mcp.server.lowlevel; print(flush=True); input()"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert child.stdout is not None
+    child.stdout.readline()
+    elapsed = time.perf_counter() - started
+    child.communicate(b"\n", timeout=30)
+    return elapsed
+
+
+def calls_of(examples: dict[str, str], document_id: str) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        ("lookup IPC", "lookup_classification", {"scheme": "ipc", "code": "G06F3/048"}),
+        ("lookup FI", "lookup_classification", {"scheme": "fi", "code": "G06F3/048"}),
+        (
+            "lookup F-term theme",
+            "lookup_classification",
+            {"scheme": "fterm", "code": examples["fterm_large_theme"]},
+        ),
+        ("search_pmgs, common phrase", "search_pmgs", {"query": examples["common_phrase"]}),
+        ("search_pmgs, 2 characters", "search_pmgs", {"query": examples["two_char_word"]}),
+        (
+            "get_pmgs_document, 20 segments",
+            "get_pmgs_document",
+            {"document_id": document_id, "segment_limit": 20},
+        ),
+    ]
+
+
+def round_trips(
+    db: Path, envs: dict[str, dict[str, str]], calls: list[tuple[str, str, dict[str, Any]]], n: int
+) -> dict[str, dict[str, dict[str, float]]]:
+    """p50 and wire bytes per call and side; the two servers answer call by call in turn."""
+    servers = {name: Server(db, env) for name, env in envs.items()}
+    out: dict[str, dict[str, dict[str, float]]] = {name: {} for name in envs}
+    try:
+        for server in servers.values():
+            server.initialize()
+        for label, tool, arguments in calls:
+            samples: dict[str, list[float]] = {name: [] for name in servers}
+            sizes: dict[str, int] = {}
+            for name, server in servers.items():
+                answer = json.loads(server.send(server.call_line(tool, arguments)))
+                assert not answer["result"].get("isError"), (name, label, answer)
+            for _ in range(n):
+                for name, server in servers.items():
+                    line = server.call_line(tool, arguments)
+                    started = time.perf_counter()
+                    reply = server.send(line)
+                    samples[name].append(time.perf_counter() - started)
+                    sizes[name] = len(reply)
+            for name in servers:
+                out[name][label] = {
+                    "p50_ms": percentile(samples[name], 0.5) * 1000,
+                    "bytes": sizes[name],
+                }
+    finally:
+        for server in servers.values():
+            server.close()
+    return out
+
+
+def lookups(db: Path, env: dict[str, str], codes: list[tuple[str, str]], n: int) -> Any:
+    done = subprocess.run(
+        [sys.executable, "-c", _LOOKUP_SCRIPT, str(db), json.dumps(codes), str(n)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(done.stdout)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--examples", type=Path, required=True, help="the generator's examples")
+    parser.add_argument("--baseline", type=Path, required=True, help="exported earlier tree")
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--starts", type=int, default=9)
+    parser.add_argument("--lookups", type=int, default=2000)
+    parser.add_argument("--label", default="", help="what the database is, for the report")
+    parser.add_argument("--write", action="store_true", help="replace the docs section")
+    args = parser.parse_args()
+    loaded = json.loads(args.examples.read_text("utf-8"))
+    examples: dict[str, str] = loaded.get("examples", loaded)
+    envs = {"before": side_env(args.baseline), "after": side_env(None)}
+
+    from pmgs_core import PMGSStore
+
+    with PMGSStore.open(args.db) as store:
+        document_id = store.list_documents("fterm_explanation", limit=1)["items"][0]["document_id"]
+    starts: dict[str, list[float]] = {"floor": [], "before": [], "after": []}
+    for _ in range(args.starts):
+        starts["floor"].append(floor_once())
+        for name, env in envs.items():
+            starts[name].append(start_once(args.db, env))
+    codes = [("fi", "G06F3/048"), ("ipc", "G06F3/048"), ("fterm", examples["fterm_large_theme"])]
+    in_process = {name: lookups(args.db, env, codes, args.lookups) for name, env in envs.items()}
+    trips = round_trips(args.db, envs, calls_of(examples, document_id), args.calls)
+
+    info = machine()
+    lines = [
+        "## Round three (issue 33): MCP call path, payload, cold start",
+        "",
+        f"Measured {time.strftime('%Y-%m-%d')} by `benchmarks/round_three.py` on "
+        f"{info['cpu_model']}, {info['cpus']} CPUs, Python {info['python']}; load average "
+        f"{os.getloadavg()[0]:.1f} at the end (the machine was shared with other jobs, so "
+        "absolute figures vary between runs; the two sides ran interleaved in the same run). "
+        f"{args.label} Before: the exported tree of the baseline commit; after: this tree. "
+        f"Medians of {args.starts} starts, {args.calls} calls per tool and side (bare "
+        f"JSON-lines client over stdio), {args.lookups} in-process lookups per scheme. "
+        "On the wire: the whole JSON-RPC response line, structured content and text both.",
+        "",
+        "| figure | before | after | goal |",
+        "|---|---:|---:|---|",
+    ]
+    floor = statistics.median(starts["floor"]) * 1000
+    lines.append(f"| `import mcp.server.lowlevel` (floor) | {floor:.0f} ms | {floor:.0f} ms | |")
+    b, a = (statistics.median(starts[k]) * 1000 for k in ("before", "after"))
+    lines.append(f"| stdio start → initialized | {b:.0f} ms | {a:.0f} ms | ≤ floor + 100 ms |")
+    for scheme in ("fi", "ipc", "fterm"):
+        b, a = in_process["before"][scheme], in_process["after"][scheme]
+        lines.append(
+            f"| lookup in process, {scheme} p50 | {b:.3f} ms | {a:.3f} ms | ≤ 0.15 ms (1.0) |"
+        )
+    goals = {"lookup": ("≤ 1.5 ms", "≤ 3 KB"), "search": ("≤ 3 ms", "≤ 8 KB")}
+    goals["get_pmgs"] = ("", "≤ 6 KB")
+    for label in trips["after"]:
+        b_row, a_row = trips["before"][label], trips["after"][label]
+        time_goal, size_goal = next((v for k, v in goals.items() if label.startswith(k)), ("", ""))
+        lines.append(
+            f"| MCP {label} p50 | {b_row['p50_ms']:.2f} ms | {a_row['p50_ms']:.2f} ms | "
+            f"{time_goal} |"
+        )
+        lines.append(
+            f"| MCP {label} on the wire | {b_row['bytes']:,} B | {a_row['bytes']:,} B | "
+            f"{size_goal} |"
+        )
+    section = "\n".join(lines) + "\n"
+    print(section)
+    if args.write:
+        write_docs(section, start=START, end=END)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
