@@ -154,3 +154,23 @@ def test_ctrl_c_during_the_first_pass_stops_after_the_file_in_hand(
     assert 0 < len(stored) < len(texts)
     assert all(text == texts[Path(path).name] for path, (text, _) in stored.items())
     assert json.loads(out[out.rindex("\n{\n") + 1 :])["added"] == len(stored)
+
+
+def test_a_file_written_right_after_the_first_pass_is_not_lost(
+    folder: Path, tmp_path: Path
+) -> None:
+    """The OS watch is armed before the first pass, so a file written as soon as the first
+    pass has reported is seen (it was lost for good when the watch started after the pass)."""
+    coll = tmp_path / "c.sqlite"
+    child = _watch(coll, folder)
+    try:
+        assert child.stdout is not None
+        first = json.loads(child.stdout.readline())
+        assert first["event"] == "initial"
+        (folder / "early.txt").write_text("直後のメモ", encoding="utf-8")
+        early = str((folder / "early.txt").absolute())
+        _until(lambda: _notes(coll).get(early) == ("直後のメモ", "監視"), "a file written at once")
+    finally:
+        child.send_signal(signal.SIGINT)
+        child.communicate(timeout=30)
+    assert child.returncode == 0

@@ -29,11 +29,22 @@ def watch_folders(
     from watchfiles import watch
 
     folders = {Path(root).absolute(): category for root, category in roots.items()}
-    for root, category in folders.items():
-        if stop.is_set():
-            return
-        first = sync_folder(col, root, category, stop.is_set)
-        report(first.record("collection_watch", event="initial", folder=str(root)))
-    for changes in watch(*folders, stop_event=stop, debounce=200, step=50, yield_on_timeout=False):
+    synced = False
+    # The first pass runs once the OS watch is armed (watchfiles arms it before its first
+    # wake-up), so a file written during the pass is caught by the pass or by the watch:
+    # never by neither.
+    for changes in watch(
+        *folders, stop_event=stop, debounce=200, step=50, rust_timeout=200, yield_on_timeout=True
+    ):
+        if not synced:
+            synced = True
+            for root, category in folders.items():
+                if stop.is_set():
+                    return
+                first = sync_folder(col, root, category, stop.is_set)
+                report(first.record("collection_watch", event="initial", folder=str(root)))
+            continue
+        if not changes:
+            continue
         batch: FolderSync = apply_changes(col, (Path(p) for _, p in changes), folders)
         report(batch.record("collection_watch", event="change", folder=None))
