@@ -201,6 +201,7 @@ def empty(scheme: str, code: str, status: str, **fields: Any) -> dict[str, Any]:
         "documents_truncated": False,
         "scope_notes": [],
         "sources": [],
+        "viewer_path": None,
         "attribution": ATTR,
         "content_role": "source_evidence",
         "notice": NOTICE,
@@ -276,6 +277,7 @@ def test_the_whole_record_of_a_fi_code(handmade: PMGSStore) -> None:
         "fi",
         "A01B1/00",
         "exact",
+        viewer_path="/fi/A01B1/00",
         kind="main_group",
         record_status="canonical",
         revision={
@@ -434,6 +436,7 @@ def test_an_ipc_code_with_two_revisions(handmade: PMGSStore) -> None:
         "G06F3/048",
         "normalized_exact",
         query=query("ipc", "G06F 3/048"),
+        viewer_path="/ipc/G06F3/048",
         edition="8U",
         kind="subgroup",
         record_status="canonical",
@@ -505,6 +508,7 @@ def test_missing_code_version_and_revision_are_records(handmade: PMGSStore) -> N
         "G06F3/048",
         "version_not_found",
         query=query("ipc", "G06F3/048", version="1999.01"),
+        viewer_path="/ipc/G06F3/048",
         edition="8U",
         kind="subgroup",
         record_status="canonical",
@@ -530,6 +534,7 @@ def test_missing_code_version_and_revision_are_records(handmade: PMGSStore) -> N
         "ipc",
         "G06F3/041",
         "not_valid_at_release",
+        viewer_path="/ipc/G06F3/041",
         edition="8U",
         kind="subgroup",
         record_status="canonical",
@@ -644,3 +649,23 @@ def test_bad_relation_paging_names_the_argument(
         message,
         details,
     )
+
+
+@pytest.mark.parametrize(
+    ("scheme", "code", "edition", "path"),
+    [
+        ("fi", "A01B1/00", None, "/fi/A01B1/00"),
+        ("ipc", "G06F3/048", None, "/ipc/G06F3/048"),
+        ("ipc", "G06F3/048", "8U", "/ipc/G06F3/048"),
+        ("ipc", "G06F3/048", "7", "/ipc/G06F3/048?edition=7"),
+        ("fi", "B60J5/00,501@B", None, "/fi/B60J5/00,501@B"),
+        ("fterm", "5H322AA09", None, "/fterm/5H322AA09"),
+    ],
+)
+def test_viewer_paths_mirror_the_resource_uris(
+    scheme: str, code: str, edition: str | None, path: str
+) -> None:
+    from pmgs_core import code_viewer_path, document_viewer_path
+
+    assert code_viewer_path(scheme, code, edition) == path
+    assert document_viewer_path("fi_handbook:G06F") == "/document/fi_handbook:G06F"

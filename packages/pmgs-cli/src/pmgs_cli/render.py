@@ -100,6 +100,11 @@ def _footer(release: ReleaseRef, attribution: str) -> Text:
     return text
 
 
+def _viewer_line(path: str) -> Text:
+    """Where ``pmgs web`` shows the same record (the path after the viewer's address)."""
+    return Text(f"view: pmgs web → {path}", style="dim", overflow="fold")
+
+
 def _next_steps(hints: Iterable[str]) -> list[Text]:
     """What to try next after an empty or negative answer (facts only, built by the command)."""
     return [Text(f"next: {hint}", style="yellow") for hint in hints]
@@ -257,6 +262,8 @@ def lookup(
             documents.add_row(doc["document_id"], Text(doc["title"]))
         parts.append(documents)
     parts += _next_steps(hints)
+    if record["viewer_path"] is not None:
+        parts.append(_viewer_line(record["viewer_path"]))
     parts.append(_footer(record["release"], record["attribution"]))
     stdout.print(Panel(Group(*parts), title=escape(title), title_align="left"))
 
@@ -371,6 +378,7 @@ def document(page: DocumentPage) -> None:
             for item in page["related_classifications"]
         )
         parts.append(Text(f"related: {related}", style="cyan", overflow="fold"))
+    parts.append(_viewer_line(page["viewer_path"]))
     parts.append(_footer(page["release"], page["attribution"]))
     title = Text(f"{page['document_id']} — {page['title']}", style="bold", overflow="fold")
     stdout.print(Panel(Group(title, *parts)))

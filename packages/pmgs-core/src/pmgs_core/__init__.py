@@ -98,6 +98,7 @@ from pmgs_core.schema import (
     rebuild_search_indexes,
 )
 from pmgs_core.store import MAX_LIMIT, PMGSStore
+from pmgs_core.viewer_paths import code_viewer_path, document_viewer_path
 
 if TYPE_CHECKING:
     from pmgs_core.collection import (
@@ -222,6 +223,7 @@ __all__ = [
     "__version__",
     "bigram_tokens",
     "check_pointer_metadata",
+    "code_viewer_path",
     "collection_json_schema",
     "concise_record",
     "concise_schema",
@@ -231,6 +233,7 @@ __all__ = [
     "default_data_dir",
     "diff_releases",
     "distribution_version",
+    "document_viewer_path",
     "fold_for_search",
     "format_fixed_width",
     "fterm_theme_code",

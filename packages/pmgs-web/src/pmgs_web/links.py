@@ -11,19 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from urllib.parse import quote, urlencode
 
-__all__ = ["Linker", "code_path", "document_path"]
+from pmgs_core import code_viewer_path, document_viewer_path
 
-_CODE_SAFE = "/@,"
+__all__ = ["Linker", "code_path", "document_path"]
 
 
 def code_path(scheme: str, code: str) -> str:
-    """The viewer path of a code (relative to the viewer's root), without query; an IPC
-    code of another edition than the default adds ``?edition=``."""
-    return f"/{scheme}/{quote(code, safe=_CODE_SAFE)}"
+    """The viewer path of a code (relative to the viewer's root), without query."""
+    return code_viewer_path(scheme, code)
 
 
 def document_path(document_id: str) -> str:
-    return f"/document/{quote(document_id, safe=':/@,')}"
+    return document_viewer_path(document_id)
 
 
 class Linker:

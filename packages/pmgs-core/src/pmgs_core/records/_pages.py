@@ -184,6 +184,7 @@ class DocumentPage(TypedDict):
     related_classifications_truncated: bool
     next_related_classification_offset: int | None
     sources: list[SourceRef]
+    viewer_path: str
     attribution: str
     content_role: str
     notice: str

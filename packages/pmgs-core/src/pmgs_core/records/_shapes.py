@@ -178,6 +178,7 @@ class ClassificationRecord(TypedDict):
     documents_truncated: bool
     scope_notes: list[ScopeNote]
     sources: list[SourceRef]
+    viewer_path: str | None
     attribution: str
     content_role: str
     notice: str

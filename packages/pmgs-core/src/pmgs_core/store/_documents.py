@@ -29,6 +29,7 @@ from pmgs_core.store._arguments import (
     page_fields,
 )
 from pmgs_core.store._concepts import ConceptReader
+from pmgs_core.viewer_paths import document_viewer_path
 
 __all__ = ["DocumentsMixin"]
 
@@ -229,6 +230,7 @@ class DocumentsMixin(ConceptReader):
             "related_classifications_truncated": rel_truncated,
             "next_related_classification_offset": rel_next,
             "sources": [self._source(document[4], document[5])],
+            "viewer_path": document_viewer_path(document_id),
             "attribution": self._attribution,
             "content_role": CONTENT_ROLE,
             "notice": EVIDENCE_NOTICE,

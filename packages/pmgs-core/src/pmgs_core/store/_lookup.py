@@ -31,6 +31,7 @@ from pmgs_core.store._arguments import (
     valid_at,
 )
 from pmgs_core.store._concepts import ConceptReader
+from pmgs_core.viewer_paths import code_viewer_path
 
 __all__ = ["SCOPE_NOTE_CHARS", "SCOPE_NOTE_LIMIT", "LookupMixin"]
 
@@ -122,6 +123,9 @@ class LookupMixin(ConceptReader):
             "documents_truncated": False,
             "scope_notes": [],
             "sources": sources,
+            "viewer_path": None
+            if concept is None
+            else code_viewer_path(query["scheme"], canonical, edition),
             "attribution": self._attribution,
             "content_role": CONTENT_ROLE,
             "notice": EVIDENCE_NOTICE,
