@@ -85,7 +85,8 @@ def _read(conn: sqlite3.Connection, tmp_path: Path, files: list[tuple[str, bytes
         relations=conn.execute(
             "SELECT r.kind, f.code, t.code, r.from_revision_id, r.to_revision_id, r.sequence, "
             "r.source_file_id, r.locator FROM relation r "
-            "JOIN concept f ON f.id = r.from_concept_id JOIN concept t ON t.id = r.to_concept_id ORDER BY r.sequence"
+            "JOIN concept f ON f.id = r.from_concept_id "
+            "JOIN concept t ON t.id = r.to_concept_id ORDER BY r.sequence"
         ).fetchall(),
         concepts=conn.execute(
             "SELECT scheme, edition, code, kind, status, source_file_id, locator FROM concept "
