@@ -320,6 +320,90 @@ def test_a_file_that_cannot_be_read_is_refused_whole(
     _refused(read)
 
 
+def _utf7_hidden(text: str) -> bytes:
+    """A UTF-7 file whose ``<!`` are spelled ``+ADwAIQ-``: the byte scan sees no DOCTYPE."""
+    body = text.replace("<!", "+ADwAIQ-")
+    data = ('<?xml version="1.0" encoding="utf-7"?>' + body).encode("ascii")
+    assert b"<!" not in data
+    return data
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a missing external entity (an entity resolver would fail on it)
+        '<!DOCTYPE data [<!ENTITY e SYSTEM "{dir}/missing.ent">]><data trg="B60J">&e;</data>',
+        # an external entity that is not well-formed: reading it would fail the parse
+        '<!DOCTYPE data [<!ENTITY e SYSTEM "{dir}/bad.ent">]><data trg="B60J">&e;</data>',
+        # an external DTD that is not well-formed: loading it would fail the parse
+        '<!DOCTYPE data SYSTEM "{dir}/bad.dtd"><data trg="B60J"/>',
+    ],
+)
+def test_a_doctype_past_the_byte_scan_is_refused_without_loading_anything(
+    conn: sqlite3.Connection, tmp_path: Path, text: str
+) -> None:
+    (tmp_path / "bad.ent").write_text("<unclosed>", "ascii")
+    (tmp_path / "bad.dtd").write_text("<!ELEMENT data (", "ascii")
+    data = _utf7_hidden(text.format(dir=tmp_path))
+    read = _read(conn, tmp_path, [("B60J.xml", data)])
+    assert read.issues == [_error("XML_DOCTYPE_REFUSED", "the file declares a DOCTYPE")]
+    _refused(read)
+
+
+def test_a_document_nested_deeper_than_libxml2s_default_is_malformed(
+    conn: sqlite3.Connection, tmp_path: Path
+) -> None:
+    text = '<data trg="B60J"><infor><FI>B60J1/00</FI><title>' + "<b>" * 300 + "</b>" * 300
+    read = _one(conn, tmp_path, text + "</title></infor></data>")
+    assert read.issues == [
+        _error(
+            "XML_MALFORMED",
+            "not well-formed: line 1, column 810: Excessive depth in document: 256, "
+            "use XML_PARSE_HUGE option, line 1, column 810",
+        )
+    ]
+    _refused(read)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        # no declaration: UTF-8, named as Python names it
+        (b'<data trg="B60J">\xff</data>', "not valid utf-8 at byte 17: invalid start byte"),
+        # a BOM: UTF-8 with its signature, whatever is declared
+        (
+            b'\xef\xbb\xbf<?xml version="1.0" encoding="Shift_JIS"?><data trg="B60J">\xff</data>',
+            "not valid utf-8-sig at byte 59: invalid start byte",
+        ),
+    ],
+)
+def test_the_codec_is_named_in_the_error(
+    conn: sqlite3.Connection, tmp_path: Path, data: bytes, message: str
+) -> None:
+    read = _read(conn, tmp_path, [("B60J.xml", data)])
+    assert read.issues == [_error("XML_ENCODING", message)]
+    _refused(read)
+
+
+@pytest.mark.parametrize(("padding", "read_as_declared"), [(473, True), (474, False)])
+def test_the_declaration_is_read_from_the_first_512_bytes(
+    conn: sqlite3.Connection, tmp_path: Path, padding: int, read_as_declared: bool
+) -> None:
+    # the declared encoding's closing quote is byte 511 (padding 473) or byte 512 (474)
+    declaration = '<?xml version="1.0"' + " " * padding + 'encoding="Shift_JIS"?>'
+    body = '<data trg="B60J"><infor><FI>B60J1/00</FI><title>窓</title></infor></data>'
+    data = (declaration + body).encode("shift_jis")
+    read = _read(conn, tmp_path, [("B60J.xml", data)])
+    if read_as_declared:
+        assert read.issues == []
+        assert [s[5] for s in read.segments] == ["名称: 窓"]
+    else:
+        assert read.issues == [
+            _error("XML_ENCODING", "not valid utf-8 at byte 563: invalid start byte")
+        ]
+        _refused(read)
+
+
 @pytest.mark.parametrize(
     ("name", "root", "code", "message"),
     [
@@ -424,10 +508,11 @@ def test_bad_entries_are_reported_by_locator_and_skipped(
     assert all(i[0] == "error" and i[3] == f"{GROUP}/B60J.xml" for i in read.issues)
     assert "not a code" in read.issues[6][2]
     # the entry whose trans is no code is kept, without a relation
-    assert [(s[3], s[5], s[7]) for s in read.segments] == [
-        ("B60J1/00", "名称: one", at(1)),
-        ("B60J1/10", "移行先: not a code", at(8)),
-        ("B60J1/12", "名称: last", at(9)),
+    # no attr: no text type
+    assert [(s[3], s[4], s[5], s[7]) for s in read.segments] == [
+        ("B60J1/00", None, "名称: one", at(1)),
+        ("B60J1/10", None, "移行先: not a code", at(8)),
+        ("B60J1/12", None, "名称: last", at(9)),
     ]
     assert read.relations == []
     assert [link[1] for link in read.links] == ["B60J1/00", "B60J1/10", "B60J1/12"]

@@ -162,6 +162,8 @@ _LONG = "x" * 200 + "窓" + "y" * 199 + "Ｚ"  # 401 characters: 窓 at 200, Ｚ
         (_LONG, ("窓",), _LONG[140:340]),
         # the first term that occurs decides, even when a later one occurs earlier
         (_LONG, ("none", "窓", "x"), _LONG[140:340]),
+        # ... also when it occurs at the very start
+        (_LONG, ("x", "窓"), _LONG[0:140]),
         # positions are found in the folded text (Ｚ folds to z)
         (_LONG, ("z",), _LONG[340:401]),
         # no term occurs: the window starts at the beginning
@@ -174,6 +176,13 @@ _LONG = "x" * 200 + "窓" + "y" * 199 + "Ｚ"  # 401 characters: 窓 at 200, Ｚ
 )
 def test_excerpt(body: str, terms: tuple[str, ...], expected: str) -> None:
     assert excerpt(body, terms) == expected
+
+
+def test_a_position_past_the_raw_text_is_held_at_its_last_character() -> None:
+    # ㌀ folds to four characters, so z is at 1204 in the folded text of a 302-character
+    # body: the window is taken around the body's last character (301)
+    body = "㌀" * 301 + "z"
+    assert excerpt(body, ("z",)) == body[241:302]
 
 
 def test_excerpt_whole_up_to() -> None:
