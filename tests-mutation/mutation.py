@@ -60,6 +60,20 @@ MODULES = (
         ("tests/test_notation.py", "tests/test_notation_table.py"),
     ),
     Module(
+        # the reading of typed codes, the colon of IPC indexing codes included (issue 34)
+        "notation_reading",
+        "pmgs-core",
+        ("src/pmgs_core/notation/_reading.py",),
+        ("tests/test_notation.py", "tests/test_notation_table.py"),
+    ),
+    Module(
+        # the formula, CSV and line reader of `pmgs check` (issue 34)
+        "formula",
+        "pmgs-core",
+        ("src/pmgs_core/check/_formula.py",),
+        ("tests/test_formula_handmade.py",),
+    ),
+    Module(
         "search",
         "pmgs-core",
         ("src/pmgs_core/search/_plan.py", "src/pmgs_core/search/_paging.py"),
@@ -117,6 +131,13 @@ MODULES = (
         # Fragments read over an in-memory schema (a second for the file); the built-package
         # tests (test_fi_revision, test_reader_fragments) stay in the suite (issue 34).
         ("tests/test_fi_revision_fragments.py",),
+    ),
+    Module(
+        # the release finder (ADR 0019), on hand-made trees (issue 34)
+        "locate",
+        "pmgs-build",
+        ("src/pmgs_build/locate.py",),
+        ("tests/test_release_location.py",),
     ),
     Module(
         "mcp_arguments",
