@@ -71,6 +71,10 @@ def _refused(text: str, **kwargs: Any) -> PMGSQueryError:
             ],
         ),
         ("\ufeff(A01B1/00)", [Oc("A01B1/00", 1, 2, 1, None, "A01B1/00")]),
+        (
+            "\n(A01B1/00)\n+B",
+            [Oc("A01B1/00", 2, 2, 2, None, "A01B1/00"), Oc("B", 3, 2, 13, None, "B")],
+        ),
     ],
 )
 def test_formula_occurrences(text: str, found: list[Occurrence]) -> None:
@@ -105,6 +109,17 @@ def test_formula_occurrences(text: str, found: list[Occurrence]) -> None:
         ("[(A01B1/00)", "'[' is never closed", "FORMULA_SYNTAX", 1, 1, 0),
         ("A01B1/00 +\n\n(B01B1/00", "'(' is never closed", "FORMULA_SYNTAX", 3, 1, 12),
         ("(", "'(' is never closed", "FORMULA_SYNTAX", 1, 1, 0),
+        # positions count only the lines before the error, from the very first character
+        ("(A01B1/00\n\n", "'(' is never closed", "FORMULA_SYNTAX", 1, 1, 0),
+        ("\nA01B1/00 +", "the formula ends with an operator", "FORMULA_SYNTAX", 2, 11, 11),
+        (
+            "\n(A01B1/00 B)\n",
+            "an operator (+, * or -) is missing between two codes",
+            "FORMULA_SYNTAX",
+            2,
+            11,
+            11,
+        ),
         ("A01B1/00)", "')' closes no open bracket", "FORMULA_SYNTAX", 1, 9, 8),
         ("[A01B1/00)", "')' closes no open bracket", "FORMULA_SYNTAX", 1, 10, 9),
         ("A01B1/00 + (B01B1/00]", "']' closes no open bracket", "FORMULA_SYNTAX", 1, 21, 20),
@@ -206,6 +221,13 @@ def test_csv_column_by_header_name() -> None:
         "empty",
         "quoted",
     ]
+
+
+def test_a_quoted_csv_cell_keeps_its_line_break() -> None:
+    assert _read('code\r\n"x\r\ny"\r\n', column="code") == (
+        "csv",
+        [Oc("x\r\ny", 2, 1, -1, None, "x\r\ny")],
+    )
 
 
 def test_csv_column_by_number_reads_the_header_row_too() -> None:
