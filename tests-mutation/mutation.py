@@ -137,7 +137,7 @@ MODULES = (
         "locate",
         "pmgs-build",
         ("src/pmgs_build/locate.py",),
-        ("tests/test_release_location.py",),
+        ("tests/test_release_location.py", "tests/test_locate_handmade.py"),
     ),
     Module(
         "mcp_arguments",
