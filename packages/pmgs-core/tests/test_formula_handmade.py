@@ -230,6 +230,13 @@ def test_a_quoted_csv_cell_keeps_its_line_break() -> None:
     )
 
 
+def test_a_csv_with_cr_line_ends_is_read_by_rows() -> None:
+    assert _read("code\rx\ry\r", column="code") == (
+        "csv",
+        [Oc("x", 2, 1, -1, None, "x"), Oc("y", 3, 1, -1, None, "y")],
+    )
+
+
 def test_csv_column_by_number_reads_the_header_row_too() -> None:
     assert _read(_CSV, column="2") == (
         "csv",
