@@ -80,6 +80,7 @@ def test_a_release_two_folders_down_and_what_is_ignored_around_it() -> None:
         (["fi/fi/fi_A.csv"], [], "JPPM2026001", Located("", "JPPM2026001", ())),
         # folders seen only in the directory listing count, written with their slash
         (["R/a.txt"], ["R/", "R/FI/", "R/FI/FI/"], "dl", Located("R/", "R", ())),
+        ([], ["RX/", "RX/FI/", "RX/FI/FI/"], "dl", Located("RX/", "RX", ())),
         # folders seen only through file paths count
         (["R/FTERM/THEME/t.csv"], [], "dl", Located("R/", "R", ())),
         # three folders down is the deepest
