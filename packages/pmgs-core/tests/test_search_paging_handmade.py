@@ -15,8 +15,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from pmgs_core.search import MAX_MATCHES_PER_GROUP, collect_groups, combine_modes, excerpt
-from pmgs_core.search._paging import combine_indexes
+from pmgs_core.search import (
+    MAX_MATCHES_PER_GROUP,
+    collect_groups,
+    combine_indexes,
+    combine_modes,
+    excerpt,
+)
 
 Row = tuple[int, str, int]
 

@@ -19,9 +19,9 @@ from pmgs_core.search import (
     QueryPlan,
     TermPlan,
     check_query,
+    covering_trigrams,
     plan_query,
 )
-from pmgs_core.search._plan import covering_trigrams
 
 TRIGRAM_MODE = "sqlite_fts5_trigram_lexical"
 LITERAL_MODE = "sqlite_literal_substring_lexical"
