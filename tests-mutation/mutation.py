@@ -64,7 +64,11 @@ MODULES = (
         "notation_reading",
         "pmgs-core",
         ("src/pmgs_core/notation/_reading.py",),
-        ("tests/test_notation.py", "tests/test_notation_table.py", "tests/test_notation_reasons.py"),
+        (
+            "tests/test_notation.py",
+            "tests/test_notation_table.py",
+            "tests/test_notation_reasons.py",
+        ),
     ),
     Module(
         # the formula, CSV and line reader of `pmgs check` (issue 34)
