@@ -476,6 +476,7 @@ def test_an_ipc_code_with_two_revisions(handmade: PMGSStore) -> None:
 
     seventh = handmade.lookup("ipc", "G06F3/048", edition="7")
     assert seventh["edition"] == "7"
+    assert seventh["viewer_path"] == "/ipc/G06F3/048?edition=7"  # the 7th edition's page
     assert seventh["revision"] is not None
     assert seventh["revision"]["version"] == "2000.01"
     assert seventh["relation_count"] == 2  # to and from A01B1/00
