@@ -72,6 +72,17 @@ def _data_dir_warnings(data_dir: str) -> list[str]:
     ]
 
 
+def _add_mcp_tools_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--mcp-tools",
+        choices=("default", "all"),
+        default="default",
+        help="tools of the registered server: default (lookup_classification, search_pmgs, "
+        "get_pmgs_document) or all (also the browse tools and check_classification_codes, "
+        "which checks a search formula's codes before an agent proposes it)",
+    )
+
+
 def agent_kit_main(argv: Sequence[str] | None = None) -> int:
     """Write agent configs, the skill and registration commands into a new directory.
 
@@ -91,14 +102,7 @@ def agent_kit_main(argv: Sequence[str] | None = None) -> int:
         "--python-executable",
         help="absolute Python of a stable environment (default: this Python)",
     )
-    parser.add_argument(
-        "--mcp-tools",
-        choices=("default", "all"),
-        default="default",
-        help="tools of the registered server: default (lookup_classification, search_pmgs, "
-        "get_pmgs_document) or all (also the browse tools and check_classification_codes, "
-        "which checks a search formula's codes before an agent proposes it)",
-    )
+    _add_mcp_tools_option(parser)
     parser.add_argument("--json", action="store_true", help="print a JSON report")
     args = parser.parse_args(argv)
     try:
@@ -139,14 +143,7 @@ def install_agent_skill_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--yes", action="store_true", help="run the registration commands")
     parser.add_argument("--data-dir", help="managed data directory for --register")
     parser.add_argument("--python-executable", help="absolute Python for --register")
-    parser.add_argument(
-        "--mcp-tools",
-        choices=("default", "all"),
-        default="default",
-        help="tools of the registered server: default (lookup_classification, search_pmgs, "
-        "get_pmgs_document) or all (also the browse tools and check_classification_codes, "
-        "which checks a search formula's codes before an agent proposes it)",
-    )
+    _add_mcp_tools_option(parser)
     parser.add_argument("--json", action="store_true", help="print a JSON report")
     args = parser.parse_args(argv)
     clients = _clients(args.client)
