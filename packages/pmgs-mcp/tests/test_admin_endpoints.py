@@ -11,8 +11,9 @@ import httpx2
 import pytest
 from starlette.applications import Starlette
 
-from pmgs_core import Collection
+from pmgs_core import Collection, PMGSStore
 from pmgs_mcp.admin import admin_routes
+from pmgs_mcp.app import build_tools
 
 
 def _post(app: Starlette, client: tuple[str, int], body: object) -> httpx2.Response:
@@ -89,3 +90,34 @@ def test_bad_settings_change_nothing(tmp_path: Path, body: object) -> None:
         assert answer.status_code == 400
         assert answer.json()["error"]["code"] == "INVALID_SETTINGS"
         assert (tmp_path / "settings.json").read_bytes() == before
+
+
+def test_saved_settings_are_the_search_defaults(store: PMGSStore, tmp_path: Path) -> None:
+    """``min_score`` and ``limit`` saved through POST /settings are what ``search_text`` uses
+    when a client gives neither; a value the client gives wins."""
+    with Collection(tmp_path / "c.sqlite") as col:
+        for n in range(12):  # one, two or three matching words: lexical scores differ
+            words = " ".join(["結着剤", "負極", "電池"][: 1 + n % 3])
+            col.add_item_text(f"{words} のメモ {n}", f"notes/{n}.md", category="t")
+        tools = build_tools(store, include_browse=False, collection=col)
+
+        def scores(**args: object) -> list[float]:
+            outcome = tools.call(
+                "search_text",
+                {"content": "結着剤 負極 電池", "source": "user_collection", **args},
+            )
+            assert not outcome.is_error, outcome.value
+            return [item["similarity"] for item in outcome.value["items"]]
+
+        assert len(scores()) == 5  # nothing saved: the specification's defaults (5, 0.3)
+        app = Starlette(routes=admin_routes(col, tools="all", token=False, workers=1))
+        assert _post(app, ("127.0.0.1", 5000), {"limit": 2}).status_code == 200
+        assert len(scores()) == 2
+        assert len(scores(limit=7)) == 7
+        assert _post(app, ("127.0.0.1", 5000), {"limit": 20, "min_score": 0.99}).status_code == 200
+        high = scores()
+        assert high
+        assert all(score >= 0.99 for score in high)
+        everything = scores(min_score=0.0)
+        assert len(everything) > len(high)
+        assert min(everything) < 0.99

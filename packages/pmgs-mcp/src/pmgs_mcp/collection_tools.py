@@ -254,4 +254,14 @@ def with_collection_search(
         official.annotations,
         calls,
         own,
+        defaults=lambda: _search_defaults(collection),
     )
+
+
+def _search_defaults(collection: Collection) -> dict[str, Any]:
+    """``min_score`` and ``limit`` as ``POST /settings`` last saved them (their defaults,
+    0.3 and 5, when nothing was saved): what a client that gives neither gets."""
+    from pmgs_core import read_settings
+
+    saved = read_settings(collection.path)
+    return {"min_score": saved["min_score"], "limit": saved["limit"]}

@@ -125,6 +125,10 @@ class ToolSpec:
     annotations: Mapping[str, Any] = field(default_factory=lambda: READ_ONLY)
     calls: tuple[str, ...] = ()
     own: frozenset[str] = frozenset()
+    defaults: Callable[[], Mapping[str, Any]] | None = None
+    """Values read at call time for arguments the client left out, in place of the schema's
+    defaults (``search_text`` over the collection: the ``min_score`` and ``limit`` of
+    ``/settings``)."""
 
 
 # --- running the tools -----------------------------------------------------------------------
@@ -219,6 +223,9 @@ class ToolSet:
         spec = self.get(name)
         try:
             checked = check_arguments(spec.input_schema, arguments)
+            if spec.defaults is not None:
+                given = arguments or {}
+                checked.update((k, v) for k, v in spec.defaults().items() if k not in given)
             return ToolOutcome(dict(spec.run(self.store, checked)))
         except ArgumentError as exc:
             details = {"argument": exc.argument} if exc.argument else None
