@@ -13,7 +13,9 @@ What a team's deployment meets, on one machine (issue 21, docs/deploy.md):
   while one replica is stopped gracefully and restarted, one is SIGKILLed and restarted
   later, and then all three are switched one by one to a second release (rolling update).
 
-The oracle: every call must succeed (zero failed requests), both releases must have answered,
+The oracle: every call must succeed (zero failed requests), except an answer that the SIGKILL
+cut on the wire (its head already passed to the client, so no balancer can replay it: at most
+one per client, seen within moments of the kill); both releases must have answered,
 and after the roll only the second release answers. Figures (requests, failures, p50/p99
 latency, when each release answered) go to the suite's figures. No timing is asserted: the
 machine may be slow; only correctness is.
@@ -229,6 +231,10 @@ def cluster(
             haproxy.wait(timeout=10)
 
 
+KILL_WINDOW_S = 3.0
+"""How long after a SIGKILL a client may still see an answer that the kill cut short."""
+
+
 @dataclass
 class Load:
     """What the clients saw."""
@@ -238,10 +244,30 @@ class Load:
     finished: list[float] = field(default_factory=list)
     """When each successful call ended (seconds since ``started``)."""
     failures: list[str] = field(default_factory=list)
+    failure_times: list[float] = field(default_factory=list)
+    """When each failure was seen (seconds since ``started``), beside :attr:`failures`."""
     releases: list[tuple[float, str]] = field(default_factory=list)
     """(when the call was begun, the release that answered it): a call begun after the last
     old replica exited can only be answered by the new release, however late it returns."""
     sessions: int = 0
+
+    def fail(self, what: str) -> None:
+        self.failures.append(what[:300])
+        self.failure_times.append(time.monotonic() - self.started)
+
+    def cut_by(self, at: float) -> tuple[list[str], list[str]]:
+        """The failures that are answers cut on the wire by a kill at ``at``, and the rest.
+
+        A replica killed while one of its answers is on the wire loses the rest of that
+        answer: the balancer has already passed the head to the client, so no balancer can
+        send the request again (``retry-on`` covers a replica that dies *before* answering).
+        The client sees a body shorter than its ``Content-Length`` within moments of the kill.
+        """
+        cut, other = [], []
+        for what, when in zip(self.failures, self.failure_times, strict=True):
+            wire = "RemoteProtocolError" in what and "complete message body" in what
+            (cut if wire and at <= when <= at + KILL_WINDOW_S else other).append(what)
+        return cut, other
 
     def figures(self) -> dict[str, Any]:
         ordered = sorted(self.latencies)
@@ -289,7 +315,7 @@ async def _client(url: str, load: Load, stop: anyio.Event, code: str) -> None:
                         result = await client.call_tool("release_info", {})
                     took = time.monotonic() - begun
                     if result.is_error or result.structured_content is None:
-                        load.failures.append(f"tool error: {result.content!r}"[:300])
+                        load.fail(f"tool error: {result.content!r}")
                         continue
                     load.latencies.append(took)
                     load.finished.append(time.monotonic() - load.started)
@@ -300,7 +326,7 @@ async def _client(url: str, load: Load, stop: anyio.Event, code: str) -> None:
         except Exception as exc:  # any failure a user would see counts
             while isinstance(exc, ExceptionGroup) and exc.exceptions:
                 exc = exc.exceptions[0]  # the SDK's task groups wrap the real cause
-            load.failures.append(f"{type(exc).__name__}: {exc}"[:300])
+            load.fail(f"{type(exc).__name__}: {exc}")
             await anyio.sleep(0.1)
 
 
@@ -363,7 +389,11 @@ def test_replicas_survive_stop_kill_and_rolling_release(
     result.update(clients=clients, seconds=duration, replicas=REPLICAS, events=events)
     figures.sections["replicas_haproxy"] = result
     print(f"replicas behind HAProxy: {result}")
-    assert load.failures == [], result
+    killed_at = next(at for at, what in events if what == "r1 SIGKILL")
+    cut, other = load.cut_by(killed_at)
+    result["cut_by_the_kill"] = len(cut)
+    assert other == [], result  # graceful stops and the roll lose nothing, nor does the kill
+    assert len(cut) <= clients, result  # at most the answers in flight on the killed replica
     assert set(result["release_seen_s"]) == set(RELEASES), result
     roll_done = next(at for at, what in events if what == "roll done")
     after = [release for at, release in load.releases if at > roll_done]
