@@ -187,8 +187,10 @@ class CollectionReads(CollectionFile):
         category: str | None = None,
     ) -> CollectionSearch:
         """Hybrid search of the items (see :mod:`._search`): lexical, and LSA once a space
-        is trained; an empty query finds nothing."""
+        is trained (a writable collection trains it first when due); an empty query finds
+        nothing."""
         label = check_category(category)
+        self._before_search()
         return self._read(
             lambda conn: search_items(
                 conn,
@@ -201,6 +203,9 @@ class CollectionReads(CollectionFile):
                 vectors=lambda space: self._current_vectors(conn, space),
             )
         )
+
+    def _before_search(self) -> None:
+        """What a search does first; a writable collection trains its space here."""
 
     def model_info(self) -> ModelInfo:
         """The LSA space that answers the vector half (``/model_name``; ADR 0026)."""
