@@ -366,3 +366,28 @@ def language_option(func: F) -> F:
         show_default=True,
         help="Language of the texts to show.",
     )(func)
+
+
+def paging_options(
+    prefix: str = "", limit: int = 50, help_text: str | None = None
+) -> Callable[[F], F]:
+    """``--<prefix>limit`` (default ``limit``) and ``--<prefix>offset`` (default 0).
+
+    Plain ints, range-checked by pmgs-core like every other bound, so that a value out of
+    range is INVALID_LIMIT / INVALID_OFFSET in ``--json`` rather than a click usage message.
+    """
+
+    def add(func: F) -> F:
+        func = click.option(f"--{prefix}offset", type=int, default=0, show_default=True)(func)
+        return click.option(
+            f"--{prefix}limit", type=int, default=limit, show_default=True, help=help_text
+        )(func)
+
+    return add
+
+
+def scheme_option(help_text: str) -> Callable[[F], F]:
+    """``--scheme fi|fterm|ipc`` (default: none), with what the scheme means to the command."""
+    return click.option(
+        "--scheme", type=click.Choice(["fi", "fterm", "ipc"]), default=None, help=help_text
+    )

@@ -67,7 +67,13 @@ findable as evidence although it is not answered as a classification."""
 SOURCE_STATUSES: Final = ("parsed", "retained", "failed")
 ISSUE_SEVERITIES: Final = ("error", "warning")
 
-_TABLES: Final = """
+_SOURCED: Final = """source_file_id INTEGER NOT NULL REFERENCES source_file(id),
+    locator        TEXT NOT NULL"""
+"""Where a row was read: the file and the place in it. The tables of codes, texts, relations
+and documents end with these; ``build_issue`` and ``quarantine`` spell their own, nullable,
+since a row there may concern no one file."""
+
+_TABLES: Final = f"""
 CREATE TABLE metadata (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -99,8 +105,7 @@ CREATE TABLE concept (
     code           TEXT NOT NULL,                  -- canonical J-PlatPat notation
     kind           TEXT NOT NULL,                  -- section..subgroup, facet, theme, term, ...
     status         TEXT NOT NULL CHECK (status IN ('canonical', 'reference_only')),
-    source_file_id INTEGER NOT NULL REFERENCES source_file(id),
-    locator        TEXT NOT NULL,
+    {_SOURCED},
     UNIQUE (scheme, edition, code)
 );
 
@@ -112,8 +117,7 @@ CREATE TABLE revision (
     valid_to       TEXT,                           -- ISO date; NULL = open ('99991231' in 8U)
     level          INTEGER,                        -- hierarchy level / depth as given by the source
     sequence       INTEGER,                        -- structural order within its scheme+edition
-    source_file_id INTEGER NOT NULL REFERENCES source_file(id),
-    locator        TEXT NOT NULL,
+    {_SOURCED},
     UNIQUE (concept_id, version)
 );
 
@@ -124,8 +128,7 @@ CREATE TABLE text (
     text_type      TEXT NOT NULL,                  -- 'title', 'label', 'remarks', source code
     line           INTEGER NOT NULL,               -- the source's text line sequence
     body           TEXT NOT NULL,
-    source_file_id INTEGER NOT NULL REFERENCES source_file(id),
-    locator        TEXT NOT NULL
+    {_SOURCED}
 );
 
 CREATE TABLE property (
@@ -133,8 +136,7 @@ CREATE TABLE property (
     revision_id    INTEGER NOT NULL REFERENCES revision(id),
     name           TEXT NOT NULL,                  -- 'fi_coverage', 'marker', 'flag', ...
     value          TEXT NOT NULL,
-    source_file_id INTEGER NOT NULL REFERENCES source_file(id),
-    locator        TEXT NOT NULL
+    {_SOURCED}
 );
 
 CREATE TABLE relation (
@@ -145,8 +147,7 @@ CREATE TABLE relation (
     from_revision_id INTEGER REFERENCES revision(id),   -- set for revision-to-revision edges (IPC)
     to_revision_id   INTEGER REFERENCES revision(id),
     sequence         INTEGER NOT NULL DEFAULT 0,        -- stable order among siblings
-    source_file_id   INTEGER NOT NULL REFERENCES source_file(id),
-    locator          TEXT NOT NULL
+    {_SOURCED}
 );
 
 CREATE TABLE document (
@@ -158,8 +159,7 @@ CREATE TABLE document (
                        'quarantine')),
     language       TEXT CHECK (language IN ('ja', 'en')),
     title          TEXT NOT NULL,
-    source_file_id INTEGER NOT NULL REFERENCES source_file(id),
-    locator        TEXT NOT NULL
+    {_SOURCED}
 );
 
 CREATE TABLE document_text (
@@ -170,8 +170,7 @@ CREATE TABLE document_text (
     heading         TEXT,                          -- the code or title the segment is about
     text_type       TEXT,
     body            TEXT NOT NULL,
-    source_file_id  INTEGER NOT NULL REFERENCES source_file(id),
-    locator         TEXT NOT NULL,
+    {_SOURCED},
     UNIQUE (document_id, sequence_number)
 );
 
@@ -181,8 +180,7 @@ CREATE TABLE document_link (
     concept_id     INTEGER NOT NULL REFERENCES concept(id),
     role           TEXT NOT NULL CHECK (role IN ('subject', 'mentions')),
     sequence       INTEGER NOT NULL DEFAULT 0,
-    source_file_id INTEGER NOT NULL REFERENCES source_file(id),
-    locator        TEXT NOT NULL
+    {_SOURCED}
 );
 
 CREATE TABLE build_issue (
@@ -231,7 +229,7 @@ CREATE VIRTUAL TABLE text_bigram USING fts5(
     grams, content='', columnsize=0, detail='none', tokenize='ascii');
 CREATE VIRTUAL TABLE document_text_bigram USING fts5(
     grams, content='', columnsize=0, detail='none', tokenize='ascii');
-"""
+"""  # noqa: S608 - its one substitution is _SOURCED, a constant
 
 _INDEXES: Final = """
 CREATE INDEX revision_concept ON revision (concept_id, valid_from);

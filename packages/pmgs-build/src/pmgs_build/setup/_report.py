@@ -7,14 +7,21 @@ know how the stages run.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 from pmgs_build._report_json import report_fields
 from pmgs_core import SCHEMA_VERSION
 
-__all__ = ["SETUP_STAGES", "SetupError", "SetupReport", "SetupStatus"]
+__all__ = [
+    "SETUP_STAGES",
+    "ErrorStage",
+    "SetupError",
+    "SetupReport",
+    "SetupStage",
+    "SetupStatus",
+]
 
-SETUP_STAGES: Final = (
+SetupStage = Literal[
     "lock",
     "inventory",
     "free_space",
@@ -26,8 +33,15 @@ SETUP_STAGES: Final = (
     "promote",
     "switch",
     "report",
-)
-"""The stages of a setup, in order (the ``stage`` of a :class:`SetupError`)."""
+]
+"""A stage of a setup: a misspelt one is a type error."""
+
+SETUP_STAGES: Final[tuple[SetupStage, ...]] = get_args(SetupStage)
+"""The stages of a setup, in order."""
+
+ErrorStage = SetupStage | Literal["already_ready", "reuse"]
+"""The ``stage`` of a :class:`SetupError`: where it stopped, or the check of an earlier
+database (``--strict`` refusing to reuse one with quarantined records)."""
 
 SetupStatus = Literal["activated", "reused", "already_ready", "dry_run"]
 
@@ -43,7 +57,7 @@ class SetupError(Exception):
     """
 
     def __init__(
-        self, code: str, message: str, *, stage: str, details: dict[str, Any] | None = None
+        self, code: str, message: str, *, stage: ErrorStage, details: dict[str, Any] | None = None
     ) -> None:
         super().__init__(message)
         self.code = code

@@ -27,7 +27,7 @@ from pmgs_build.digest import file_sha256
 from pmgs_build.inventory import Inventory, take_inventory
 from pmgs_build.issues import BuildError, IssueCode
 from pmgs_build.model import ProgressEvent
-from pmgs_build.setup._report import SetupError, SetupReport
+from pmgs_build.setup._report import ErrorStage, SetupError, SetupReport, SetupStage
 from pmgs_core import (
     SCHEMA_VERSION,
     CurrentPointer,
@@ -110,11 +110,11 @@ class Run:
     def __init__(self, root: Path, on_stage: Callable[[str], None] | None) -> None:
         self.root = root
         self.on_stage = on_stage
-        self.stage = "lock"
+        self.stage: SetupStage = "lock"
         self.stage_seconds: dict[str, float] = {}
         self._started = time.perf_counter()
 
-    def enter(self, stage: str) -> None:
+    def enter(self, stage: SetupStage) -> None:
         """Close the current stage's timing and start ``stage``."""
         now = time.perf_counter()
         self.stage_seconds[self.stage] = self.stage_seconds.get(self.stage, 0.0) + (
@@ -208,7 +208,7 @@ def clean_staging(root: Path) -> None:
 # ---------------------------------------------------------------------------- inventory
 
 
-def inventory_of(source: Path, release: str | None, stage: str) -> Inventory:
+def inventory_of(source: Path, release: str | None, stage: SetupStage) -> Inventory:
     """The inventory stage (and re-inventory): the package's files, or ``SOURCE_INVALID``."""
     try:
         return take_inventory(source, release=release)
@@ -307,7 +307,7 @@ def promoted_files(root: Path, inventory: Inventory) -> list[Path]:
     return sorted(p for p in directory.glob("*.sqlite") if p.is_file())
 
 
-def refuse_quarantine(database: Path, stage: str) -> None:
+def refuse_quarantine(database: Path, stage: ErrorStage) -> None:
     """``strict``: a database of this source built earlier without it may hold quarantined
     records, and reusing it would let them through; the user then sets up afresh."""
     with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as conn:

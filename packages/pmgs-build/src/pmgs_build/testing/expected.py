@@ -86,35 +86,33 @@ class ExpectedCounts:
 
 @dataclass(frozen=True)
 class GeneratedPackage:
-    """A package written by :func:`generate_package` and what is known about it.
-
-    * ``path``: the release directory (``parent_dir/<release>``).
-    * ``files``: files per data group (``DATA_GROUPS`` names, plus ``DOCUMENT_GROUPS`` when
-      written ``with_documents``: there ``rows`` counts ``infor`` elements, HTML table data
-      rows and PDF pages, and the ``.xsl`` counts as a file with no rows).
-    * ``rows``: logical records per data group. **No CSV of the package has a header row**
-      (none is documented for the real files), so every record is data and ``rows`` equals
-      what a CSV reader returns; a record with a quoted multi-line cell counts once, a record
-      with unquoted extra commas counts once. ``COPYRGHT`` counts its one line.
-    * ``expected``: see :class:`ExpectedCounts`.
-    * ``examples``: named codes and strings worth asserting on (canonical notation), e.g.
-      ``ipc_two_versions_old_expired``, ``ipc_no_valid_revision``,
-      ``fi_with_development_code_and_file_symbol``, ``fterm_large_theme``,
-      ``fterm_reference_only``, ``concordance_reference_only``, ``injected_instruction_text``
-      (the hostile text itself; its document key is ``injected_instruction_document`` and its
-      code ``injected_instruction_code``), ``two_char_word``, ``common_phrase``.
-    """
+    """A package written by :func:`generate_package` and what is known about it."""
 
     path: Path
+    """The release directory (``parent_dir/<release>``)."""
     release: str
     reference_date: date
     scale: float
     seed: int
     with_quirks: bool
     files: dict[str, int]
+    """Files per data group (``DATA_GROUPS`` names, plus ``DOCUMENT_GROUPS`` when written
+    ``with_documents``: there ``rows`` counts ``infor`` elements, HTML table data rows and PDF
+    pages, and the ``.xsl`` counts as a file with no rows)."""
     rows: dict[str, int]
+    """Logical records per data group. **No CSV of the package has a header row** (none is
+    documented for the real files), so every record is data and ``rows`` equals what a CSV
+    reader returns; a record with a quoted multi-line cell counts once, a record with unquoted
+    extra commas counts once. ``COPYRGHT`` counts its one line."""
     expected: ExpectedCounts
+    """See :class:`ExpectedCounts`."""
     examples: dict[str, str]
+    """Named codes and strings worth asserting on (canonical notation), e.g.
+    ``ipc_two_versions_old_expired``, ``ipc_no_valid_revision``,
+    ``fi_with_development_code_and_file_symbol``, ``fterm_large_theme``,
+    ``fterm_reference_only``, ``concordance_reference_only``, ``injected_instruction_text``
+    (the hostile text itself; its document key is ``injected_instruction_document`` and its
+    code ``injected_instruction_code``), ``two_char_word``, ``common_phrase``."""
     bom_files: tuple[str, ...] = field(default=())
 
 

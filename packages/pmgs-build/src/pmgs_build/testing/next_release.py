@@ -47,8 +47,11 @@ NEXT_REFERENCE_DATE: Final = date(2026, 9, 30)
 REVISION_DATE: Final = "20260701"
 """The ``<date>`` of every planned revision entry: after the base release, before the next."""
 NEW_TITLE: Final = "合成データ：改正後の表示装置"
+"""The Japanese title the retitled code carries in the next release in place of its old
+one; marked synthetic like every generated classification text."""
 ADDED_TITLE: Final = "合成データ：新設の冷却装置"
 ADDED_FILE_SYMBOL: Final = "Y"
+"""The added code is an existing group with this file symbol (``<group>@Y``)."""
 
 
 @dataclass(frozen=True, slots=True)

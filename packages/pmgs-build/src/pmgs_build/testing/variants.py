@@ -415,18 +415,6 @@ _container(
     "the release folder two folders down (X/pmgs-download/JPPM…)",
 )
 _container(
-    "dir_macos_leftovers",
-    lambda root: [*z.nest(root), *z.leftovers(root, z.MACOS_LEFTOVERS)],
-    "a folder copied from a Mac: __MACOSX/, ._ resource forks and .DS_Store files",
-    ignored=_MACOS_IGNORED,
-)
-_container(
-    "dir_notes_and_locks",
-    lambda root: [*z.nest(root), *z.leftovers(root, z.NOTES_AND_LOCKS)],
-    "read-me notes beside the release folder, Thumbs.db, desktop.ini and a ~$ lock file",
-    ignored=_NOTES_IGNORED,
-)
-_container(
     "zip_nested_one_level",
     lambda root: z.zip_release(root, f"{root.name}/", z.nest),
     "a ZIP whose release folder sits inside a folder of the same name",
@@ -445,17 +433,36 @@ _container(
     source="{name}.zip",
     needs_release=True,
 )
-_container(
-    "zip_macos_leftovers",
-    lambda root: z.zip_release(root, "", z.nest, lambda r: z.leftovers(r, z.MACOS_LEFTOVERS)),
-    "a ZIP re-packed on a Mac: __MACOSX/ beside the release folder, ._ files, .DS_Store",
-    source="{name}.zip",
-    ignored=_MACOS_IGNORED,
+
+
+# What systems and people leave beside a release, each in a copied folder and in a ZIP:
+# (name, the leftovers, what the build ignores, the folder's description, the ZIP's).
+_LEFTOVERS: Final = (
+    (
+        "macos_leftovers",
+        z.MACOS_LEFTOVERS,
+        _MACOS_IGNORED,
+        "a folder copied from a Mac: __MACOSX/, ._ resource forks and .DS_Store files",
+        "a ZIP re-packed on a Mac: __MACOSX/ beside the release folder, ._ files, .DS_Store",
+    ),
+    (
+        "notes_and_locks",
+        z.NOTES_AND_LOCKS,
+        _NOTES_IGNORED,
+        "read-me notes beside the release folder, Thumbs.db, desktop.ini and a ~$ lock file",
+        "a ZIP with read-me notes beside the release folder and Windows/Office leftovers",
+    ),
 )
-_container(
-    "zip_notes_and_locks",
-    lambda root: z.zip_release(root, "", z.nest, lambda r: z.leftovers(r, z.NOTES_AND_LOCKS)),
-    "a ZIP with read-me notes beside the release folder and Windows/Office leftovers",
-    source="{name}.zip",
-    ignored=_NOTES_IGNORED,
-)
+
+
+def _folder_with(found: tuple[str, ...]) -> Edit:
+    return lambda root: [*z.nest(root), *z.leftovers(root, found)]
+
+
+def _zip_with(found: tuple[str, ...]) -> Edit:
+    return lambda root: z.zip_release(root, "", z.nest, lambda r: z.leftovers(r, found))
+
+
+for _name, _found, _ignored, _in_folder, _in_zip in _LEFTOVERS:
+    _container(f"dir_{_name}", _folder_with(_found), _in_folder, ignored=_ignored)
+    _container(f"zip_{_name}", _zip_with(_found), _in_zip, source="{name}.zip", ignored=_ignored)

@@ -24,6 +24,8 @@ __all__ = [
 
 SYNTHETIC_MARK_JA: Final = "合成データ："
 SYNTHETIC_MARK_EN: Final = "Synthetic: "
+"""The mark generated classification texts open with (in Japanese or in English), so that
+none of them can pass for the JPO's text."""
 
 TWO_CHAR_WORD: Final = "電池"
 """A two-character word that appears in many texts of every package (bigram search tests)."""

@@ -9,7 +9,7 @@ from typing import Any, Final
 import click
 
 from pmgs_cli.commands.release_choice import open_release
-from pmgs_cli.common import CliFailure, Query, emit_json, query_options
+from pmgs_cli.common import CliFailure, Query, emit_json, query_options, scheme_option
 from pmgs_cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE
 
 __all__ = ["check"]
@@ -63,12 +63,9 @@ def _exit_code(record: Any) -> int:
     help="ISO date: present FI codes "
     "with a revision record on or after it are reported as changed.",
 )
-@click.option(
-    "--scheme",
-    type=click.Choice(["fi", "fterm", "ipc"]),
-    default=None,
-    help="Scheme of untagged codes (else read from the shape; FI/IPC look-alikes "
-    "are reported as ambiguous).",
+@scheme_option(
+    "Scheme of untagged codes (else read from the shape; FI/IPC look-alikes "
+    "are reported as ambiguous)."
 )
 @click.option(
     "--input",

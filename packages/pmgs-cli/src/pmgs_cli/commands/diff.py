@@ -7,7 +7,7 @@ import sys
 import click
 
 from pmgs_cli.commands.release_choice import open_release
-from pmgs_cli.common import Query, emit_json, query_options
+from pmgs_cli.common import Query, emit_json, paging_options, query_options, scheme_option
 from pmgs_cli.exits import EXIT_OK
 
 __all__ = ["diff"]
@@ -16,21 +16,14 @@ __all__ = ["diff"]
 @click.command()
 @click.argument("from_release", metavar="FROM")
 @click.argument("to_release", metavar="TO")
-@click.option(
-    "--scheme",
-    type=click.Choice(["fi", "fterm", "ipc"]),
-    default=None,
-    help="Only this scheme (links: either end).",
-)
+@scheme_option("Only this scheme (links: either end).")
 @click.option(
     "--under",
     default=None,
     metavar="PREFIX",
     help="Only codes starting with this canonical prefix (G06F, G06F3/, 5H322).",
 )
-# Plain ints, range-checked by pmgs-core, so that a bad value is INVALID_LIMIT in --json.
-@click.option("--limit", type=int, default=50, show_default=True, help="Items per page (≤200).")
-@click.option("--offset", type=int, default=0, show_default=True)
+@paging_options(help_text="Items per page (≤200).")
 @query_options
 def diff(
     from_release: str,

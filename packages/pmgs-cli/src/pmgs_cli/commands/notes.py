@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import click
 
-from pmgs_cli.common import EXIT_OK, CliFailure, emit_json, file_options
+from pmgs_cli.common import EXIT_OK, CliFailure, emit_json, file_options, paging_options
 
 if TYPE_CHECKING:
     from pmgs_core import (
@@ -270,8 +270,7 @@ def list_(category: str | None, limit: int, page: int, n: NotesContext) -> None:
 
 @notes.command("show")
 @click.argument("note")
-@click.option("--limit", type=int, default=20, show_default=True, help="Items per page (1-100).")
-@click.option("--offset", type=int, default=0, show_default=True)
+@paging_options(limit=20, help_text="Items per page (1-100).")
 @_notes_options
 def show(note: str, limit: int, offset: int, n: NotesContext) -> None:
     """Show a note (by id, or by its path) with its items."""

@@ -18,6 +18,7 @@ from pmgs_cli.common import (
     CliFailure,
     Query,
     language_option,
+    paging_options,
     query_options,
 )
 from pmgs_cli.exits import EXIT_DATABASE
@@ -59,8 +60,7 @@ def _shaped(record: Any, detail: str, q: Query) -> Any:
 @click.option("--edition", default=None, help="IPC edition (8U, 8B, 7, 7E, 6, 5, 4).")
 @click.option("--ipc-version", "version", default=None, help="IPC version, e.g. 2006.01.")
 @click.option("--release", default="current", show_default=True, help="Release id.")
-@click.option("--relation-limit", type=int, default=50, show_default=True)
-@click.option("--relation-offset", type=int, default=0, show_default=True)
+@paging_options("relation-")
 @language_option
 @detail_option
 @query_options
@@ -236,10 +236,8 @@ def search(
 @click.option("--page", type=int, default=None, help="1-based PDF page.")
 @click.option("--section", type=int, default=None, help="1-based segment number.")
 @click.option("--locator", default=None, help="Exact source locator or heading.")
-@click.option("--segment-limit", type=int, default=200, show_default=True)
-@click.option("--segment-offset", type=int, default=0, show_default=True)
-@click.option("--related-classification-limit", type=int, default=200, show_default=True)
-@click.option("--related-classification-offset", type=int, default=0, show_default=True)
+@paging_options("segment-", 200)
+@paging_options("related-classification-", 200)
 @detail_option
 @query_options
 def document(
@@ -275,8 +273,7 @@ def document(
 @click.argument("code")
 @click.option("--edition", default=None, help="IPC edition.")
 @click.option("--release", default="current", show_default=True)
-@click.option("--limit", type=int, default=50, show_default=True)
-@click.option("--offset", type=int, default=0, show_default=True)
+@paging_options()
 @language_option
 @query_options
 def hierarchy(
@@ -347,10 +344,7 @@ def installed_releases(root: Path, current: Any) -> list[dict[str, Any]]:
 
 @click.command()
 @click.option("--group", "data_group", default=None, help="Only this data group (FI/FI, …).")
-# Plain ints, range-checked by the store like every other command's, so that a value out of
-# range is INVALID_LIMIT / INVALID_OFFSET in --json rather than a click usage message.
-@click.option("--limit", type=int, default=20, show_default=True, help="Records per page (≤200).")
-@click.option("--offset", type=int, default=0, show_default=True)
+@paging_options(limit=20, help_text="Records per page (≤200).")
 @query_options
 def quarantine(data_group: str | None, limit: int, offset: int, q: Query) -> None:
     """List the records the build kept in quarantine, with what the package said.

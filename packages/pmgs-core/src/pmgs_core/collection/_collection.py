@@ -17,7 +17,6 @@ from pmgs_core.collection._file import MAX_COLLECTION_ITEMS, SOURCE
 from pmgs_core.collection._reads import CollectionReads
 from pmgs_core.collection._vectors import MIN_TRAIN_ITEMS
 from pmgs_core.collection._writes import CollectionWrites
-from pmgs_core.records import CollectionSearch
 
 __all__ = ["COLLECTION_FILE", "MAX_COLLECTION_ITEMS", "SOURCE", "Collection"]
 
@@ -37,20 +36,12 @@ class Collection(CollectionReads, CollectionWrites):
         """The collection of a data directory (``<root>/collection/collection.sqlite``)."""
         return cls(Path(root) / COLLECTION_FILE)
 
-    def search_text(
-        self,
-        content: str,
-        limit: int = 5,
-        min_score: float = 0.3,
-        group_by_document: bool = True,
-        category: str | None = None,
-    ) -> CollectionSearch:
-        """Hybrid search (lexical + LSA; ADR 0026). The space is trained here first when
-        none exists yet, or when the collection has doubled since it was trained (items
-        folded in meanwhile use the older vocabulary); ``lsa_retrain`` does it on demand."""
+    def _before_search(self) -> None:
+        """Train the space first (ADR 0026) when none exists yet, or when the collection has
+        doubled since it was trained (items folded in meanwhile use the older vocabulary);
+        ``lsa_retrain`` does it on demand."""
         if self.vectors_available and self._training_due():
             self.lsa_retrain()
-        return super().search_text(content, limit, min_score, group_by_document, category)
 
     def _training_due(self) -> bool:
         def body(conn: sqlite3.Connection) -> bool:

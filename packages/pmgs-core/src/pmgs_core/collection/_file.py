@@ -8,10 +8,10 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 from pmgs_core.collection._schema import connect
 from pmgs_core.collection._vectors import (
@@ -26,12 +26,19 @@ from pmgs_core.connection import LockedConnection
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import CollectionDocument, CollectionItem
 
-__all__ = ["MAX_COLLECTION_ITEMS", "SOURCE", "CollectionFile", "document_record"]
+__all__ = [
+    "MAX_COLLECTION_ITEMS",
+    "SOURCE",
+    "CollectionFile",
+    "document_record",
+    "row_record",
+]
 
 MAX_COLLECTION_ITEMS: Final = 1_000_000
 SOURCE: Final = "user_collection"
 
 T = TypeVar("T")
+R = TypeVar("R", bound=Mapping[str, Any])
 
 DOCUMENT_COLUMNS: Final = (
     "d.id, d.path, d.mime, d.category, d.content_sha256, d.created_at, d.updated_at, "
@@ -140,34 +147,21 @@ class CollectionFile(LockedConnection):
         ).fetchone()
         if row is None:
             raise item_missing(item_id)
-        return {
-            "record_type": "collection_item",
-            "id": row["id"],
-            "document_id": row["document_id"],
-            "path": row["path"],
-            "mime": row["mime"],
-            "category": row["category"],
-            "position": row["position"],
-            "content": row["content"],
-            "created_at": row["created_at"],
-            "updated_at": row["updated_at"],
-            "source": "user_collection",
-        }
+        return row_record(row, CollectionItem, record_type="collection_item")
+
+
+def row_record(row: sqlite3.Row, record: type[R], **fixed: str) -> R:
+    """The ``record`` a row holds: each key from the column of its name, in the order the
+    record declares its keys (the order the JSON carries them); ``source`` is the
+    collection's, and ``fixed`` gives the keys no column holds."""
+    given = {"source": SOURCE, **fixed}
+    keys = record.__annotations__
+    return cast(R, {key: given[key] if key in given else row[key] for key in keys})
 
 
 def document_record(row: sqlite3.Row) -> CollectionDocument:
     """A row of :data:`DOCUMENT_COLUMNS` as its record."""
-    return {
-        "id": row["id"],
-        "path": row["path"],
-        "mime": row["mime"],
-        "category": row["category"],
-        "chunk_count": row["chunk_count"],
-        "content_sha256": row["content_sha256"],
-        "created_at": row["created_at"],
-        "updated_at": row["updated_at"],
-        "source": "user_collection",
-    }
+    return row_record(row, CollectionDocument)
 
 
 def item_missing(item_id: int) -> PMGSQueryError:

@@ -37,6 +37,8 @@ __all__ = [
 ]
 
 MAX_PATH_CHARS: Final = 1024
+"""The longest logical path of a document (``notes/2026/idea.md``): a name, not a text;
+category and MIME type are labels, shorter still."""
 MAX_CATEGORY_CHARS: Final = 100
 MAX_MIME_CHARS: Final = 100
 CHUNK_CHARS: Final = 2000

@@ -10,7 +10,12 @@ import os
 import sqlite3
 from collections.abc import Callable
 
-from pmgs_core.collection._file import DOCUMENT_COLUMNS, CollectionFile, document_record
+from pmgs_core.collection._file import (
+    DOCUMENT_COLUMNS,
+    CollectionFile,
+    document_record,
+    row_record,
+)
 from pmgs_core.collection._limits import (
     DEFAULT_PAGE_LIMIT,
     MAX_PAGE_LIMIT,
@@ -119,7 +124,7 @@ class CollectionReads(CollectionFile):
             return {
                 "record_type": "collection_document",
                 "document": document_record(row),
-                "items": [_document_item(item) for item in items[:size]],
+                "items": [row_record(item, DocumentItem) for item in items[:size]],
                 "limit": size,
                 "offset": offset,
                 "has_more": more,
@@ -187,8 +192,10 @@ class CollectionReads(CollectionFile):
         category: str | None = None,
     ) -> CollectionSearch:
         """Hybrid search of the items (see :mod:`._search`): lexical, and LSA once a space
-        is trained; an empty query finds nothing."""
+        is trained (a writable collection trains it first when due); an empty query finds
+        nothing."""
         label = check_category(category)
+        self._before_search()
         return self._read(
             lambda conn: search_items(
                 conn,
@@ -201,6 +208,9 @@ class CollectionReads(CollectionFile):
                 vectors=lambda space: self._current_vectors(conn, space),
             )
         )
+
+    def _before_search(self) -> None:
+        """What a search does first; a writable collection trains its space here."""
 
     def model_info(self) -> ModelInfo:
         """The LSA space that answers the vector half (``/model_name``; ADR 0026)."""
@@ -240,16 +250,6 @@ class CollectionReads(CollectionFile):
             "total": row["total"],
             "started_at": row["started_at"],
         }
-
-
-def _document_item(row: sqlite3.Row) -> DocumentItem:
-    return {
-        "id": row["id"],
-        "position": row["position"],
-        "content": row["content"],
-        "created_at": row["created_at"],
-        "updated_at": row["updated_at"],
-    }
 
 
 def _pid_alive(pid: int) -> bool:

@@ -203,18 +203,26 @@ class ClassificationCode:
 
     scheme: Scheme
     kind: Kind
+    """Which level of the scheme the code names (``section`` to ``subgroup``, an FI ``facet``,
+    an F-term ``theme``, ``viewpoint`` or ``term``); it decides which parts below are present."""
     section: str | None = None
     class_: str | None = None
     subclass: str | None = None
     main_group: str | None = None
     subgroup: str | None = None
+    """IPC and FI: ``G06F3/048`` is section ``G``, class ``06``, subclass ``F``, main group
+    ``3``, subgroup ``048`` (``00`` for a main group itself)."""
     development_code: str | None = None
     file_symbol: str | None = None
+    """FI groups only: the development code after ``,`` and the file symbol after ``@``."""
     facet: str | None = None
+    """FI broad facets (``facet`` kind) only."""
     theme: str | None = None
     viewpoint: str | None = None
     number: str | None = None
+    """F-terms: theme ``5H322``, viewpoint ``AA``, number ``01``, each as deep as the kind."""
     version: str | None = None
+    """IPC only: the version a revision of the code qualifies (never part of the code)."""
     indexing: bool = False
     """An IPC indexing code (editions 4 to 7), written with ``:`` in place of ``/``: the same
     numbers as the classification group ``A61K103/00`` but another code, ``A61K103:00``."""
