@@ -150,3 +150,23 @@ def test_two_suites_asking_for_different_references_fail_clearly(
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "a", "b")
     result.assert_outcomes(passed=1, errors=1)  # refused in the autouse check
     result.stdout.fnmatch_lines(["*asks for the reference at ReferenceOptions(scale=0.002*"])
+
+
+def test_hypothesis_examples_are_not_timed(pytester: pytest.Pytester) -> None:
+    # An example slower than Hypothesis's default 200 ms deadline (what a loaded machine
+    # produced once) must not fail a suite that loads the kit; with the plugin disabled the
+    # same file fails, which shows the test can tell the two apart.
+    pytester.makepyfile(
+        test_slow=(
+            "import time\n"
+            "from hypothesis import given, settings, strategies as st\n\n"
+            "@settings(max_examples=2, database=None)\n"
+            "@given(st.integers())\n"
+            "def test_slow(n):\n"
+            "    time.sleep(0.25)\n"
+        )
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    without = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:pmgs")
+    without.assert_outcomes(failed=1)
