@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pmgs_core import PMGSQueryError, concise_record
+from pmgs_core import PMGSQueryError
 from pmgs_mcp import check_tool
+from pmgs_mcp.answer_text import answer_text, concise_answer
 from pmgs_mcp.errors import argument_error_code, error_object, offending_argument
 from pmgs_mcp.schemas import (
     CHECK_CODES_INPUT,
@@ -100,10 +101,13 @@ class ToolOutcome:
     For an error, ``value`` is ``{"error": {"code", "message", "hint", "details"?}}``
     (:func:`pmgs_mcp.errors.error_object`). The server sends a record as structured content
     and text, an error as text only: it does not match the tool's output schema (ADR 0010).
+    ``text`` is the text copy when it is not the JSON of ``value`` (a concise answer:
+    :func:`pmgs_mcp.answer_text.answer_text`).
     """
 
     value: dict[str, Any]
     is_error: bool = False
+    text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +167,7 @@ def _store_call(method: str) -> Run:
         call = getattr(store, method)
         result: Mapping[str, Any] = call(**keywords(call, args))
         if args.get("detail", "full") == "concise":
-            return concise_record(result)
+            return concise_answer(result)
         return result
 
     return run
@@ -226,7 +230,10 @@ class ToolSet:
             if spec.defaults is not None:
                 given = arguments or {}
                 checked.update((k, v) for k, v in spec.defaults().items() if k not in given)
-            return ToolOutcome(dict(spec.run(self.store, checked)))
+            value = dict(spec.run(self.store, checked))
+            if "detail" in spec.own and checked.get("detail") == "concise":
+                return ToolOutcome(value, text=answer_text(value))
+            return ToolOutcome(value)
         except ArgumentError as exc:
             details = {"argument": exc.argument} if exc.argument else None
             code = (
