@@ -3,7 +3,7 @@
 The MCP specification advises (SHOULD) the serialized JSON as a text block beside
 structured content; for the concise answers of the three contract tools the text is instead
 this line-oriented rendering (ADR 0018, amendment of issue 33), since a client pays for both
-copies. Nothing is dropped: each value of ``structuredContent`` appears, in the same order.
+copies. Nothing is dropped: each value of ``structuredContent`` appears in it.
 
 * ``key: value`` for a member; a nested object's members follow, indented two spaces;
 * ``key[n]: a,b`` for a list of scalars;
@@ -20,6 +20,7 @@ an outer space or a leading ``"``, and the empty string, is written as a JSON st
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -38,25 +39,29 @@ def concise_answer(record: Mapping[str, Any]) -> dict[str, Any]:
     return concise_record(record, window=EXCERPT_WINDOW, file_hashes=False)
 
 
-_ALWAYS_QUOTED: Final = ("\n", "\r", "\t")
+_QUOTE: Final = {
+    separator: re.compile(r'^[ "]|[\n\r\t' + re.escape(separator) + r"]| $")
+    for separator in ("|", ",")
+}
+_QUOTE_IN_BLOCK: Final = re.compile(r'^[ "]|[\n\r\t]| $')
 
 
 def _scalar(value: Any, separator: str = "") -> str:
+    """One value as written: a string as it is unless it must be quoted (module docstring)."""
     if isinstance(value, str):
-        if (
-            not value
-            or value[0] in ' "'
-            or value[-1] == " "
-            or (separator and separator in value)
-            or any(c in value for c in _ALWAYS_QUOTED)
-        ):
-            return json.dumps(value, ensure_ascii=False)
-        return value
+        if value and (_QUOTE[separator] if separator else _QUOTE_IN_BLOCK).search(value) is None:
+            return value
+        return json.dumps(value, ensure_ascii=False)
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
     return json.dumps(value, ensure_ascii=False)
 
 
 def _is_table(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(v, Mapping) for v in value)
+    # records are plain JSON values: exact type checks (an ABC check costs more per value)
+    return type(value) is list and bool(value) and all(type(v) is dict for v in value)
 
 
 def _flat(
@@ -66,7 +71,7 @@ def _flat(
     its lists of objects into ``tables``, at any depth of nested objects."""
     for key, value in item.items():
         name = prefix + key
-        if isinstance(value, Mapping):
+        if type(value) is dict:
             _flat(value, name + ".", columns, tables)
         elif _is_table(value):
             tables.setdefault(name, None)
@@ -74,20 +79,20 @@ def _flat(
             columns.setdefault(name, None)
 
 
-def _at(item: Mapping[str, Any], column: str) -> Any:
+def _at(item: Mapping[str, Any], path: tuple[str, ...]) -> Any:
     value: Any = item
-    for part in column.split("."):
-        if not isinstance(value, Mapping) or part not in value:
+    for part in path:
+        if type(value) is not dict:
             return None
-        value = value[part]
+        value = value.get(part)
     return value
 
 
-def _cell(item: Mapping[str, Any], column: str) -> str:
-    value = _at(item, column)
+def _cell(item: Mapping[str, Any], path: tuple[str, ...]) -> str:
+    value = item.get(path[0]) if len(path) == 1 else _at(item, path)
     if value is None:  # absent (a concise record holds no nulls)
         return ""
-    if isinstance(value, list):
+    if type(value) is list:
         return _scalar(",".join(_scalar(v, ",") for v in value), "|") if value else "[]"
     return _scalar(value, "|")
 
@@ -101,10 +106,10 @@ class _Writer:
         for key, value in record.items():
             if _is_table(value):
                 self.table(key, value, indent, indent)
-            elif isinstance(value, list):
+            elif type(value) is list:
                 items = ",".join(_scalar(v, ",") for v in value)
                 self.lines.append(f"{indent}{key}[{len(value)}]: {items}".rstrip())
-            elif isinstance(value, Mapping):
+            elif type(value) is dict:
                 self.mapping(key, value, indent)
             else:
                 self.lines.append(f"{indent}{key}: {_scalar(value)}")
@@ -112,13 +117,14 @@ class _Writer:
     def mapping(self, key: str, value: Mapping[str, Any], indent: str) -> None:
         columns: dict[str, None] = {}
         tables: dict[str, None] = {}
-        if value and all(isinstance(v, Mapping) for v in value.values()):
+        if value and all(type(v) is dict for v in value.values()):
             for item in value.values():
                 _flat(item, "", columns, tables)
         if columns and not tables:  # an object of flat objects: a table keyed by name
             self.lines.append(f"{indent}{key}{{key,{','.join(columns)}}}:")
+            paths = [tuple(c.split(".")) for c in columns]
             for name, item in value.items():
-                cells = [_scalar(name, "|"), *(_cell(item, c) for c in columns)]
+                cells = [_scalar(name, "|"), *(_cell(item, p) for p in paths)]
                 self.lines.append(f"{indent}  " + "|".join(cells))
             return
         self.lines.append(f"{indent}{key}:" if value else f"{indent}{key}: {{}}")
@@ -135,16 +141,19 @@ class _Writer:
         else:
             self._headers[(scope, key)] = header
             self.lines.append(f"{indent}{key}[{len(rows)}]{{{','.join(header)}}}:")
+        paths = [tuple(c.split(".")) for c in header]
+        nested_paths = [(name, tuple(name.split("."))) for name in nested]
         for row in rows:
-            self.lines.append(f"{indent}  " + "|".join(_cell(row, c) for c in header))
-            for name in nested:
-                inner = _at(row, name)
+            self.lines.append(f"{indent}  " + "|".join([_cell(row, p) for p in paths]))
+            for name, path in nested_paths:
+                inner = _at(row, path)
                 if _is_table(inner):
                     self.table(name, inner, indent + "    ", f"{scope}{key}/")
 
 
 def answer_text(record: Mapping[str, Any]) -> str:
-    """The line-oriented text of a concise record (see the module docstring)."""
+    """The line-oriented text of a concise record (see the module docstring): a record is
+    plain JSON values (``dict``, ``list``, scalars), as :func:`concise_answer` returns."""
     writer = _Writer()
     writer.block(record, "")
     return "\n".join(writer.lines)

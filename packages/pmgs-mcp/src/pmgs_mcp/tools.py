@@ -87,7 +87,10 @@ SERVER_INSTRUCTIONS: Final = (
     "page says has_more / *_truncated, pass the matching next_*_offset to continue. A "
     "lookup of a missing code is not an error: it returns match_status 'not_found'. Tool "
     "errors carry a stable code (e.g. INVALID_EDITION, DOCUMENT_NOT_FOUND).\n"
-    "Cite the source (file and locator) of every text you rely on. " + EVIDENCE_SENTENCE
+    "Cite the source (file and locator) of every text you rely on. Answers are concise by "
+    "default: sources name a key of the 'files' table (file path); in the text copy a list "
+    "of objects is a table, 'name[n]{col1,col2.sub,...}:' then one row per item with cells "
+    "joined by '|' (an empty cell is an absent member). " + EVIDENCE_SENTENCE
 )
 
 Run = Callable[["PMGSStore", dict[str, Any]], Mapping[str, Any]]

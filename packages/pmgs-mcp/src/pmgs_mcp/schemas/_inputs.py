@@ -96,9 +96,10 @@ _DETAIL: Final = {
     "enum": list(DETAILS),
     "default": "concise",
     "description": (
-        "concise (default): each source file once in a top-level 'files' table that sources "
-        "refer to by key, attribution once, excerpts cut to a window around the match with "
-        "'…'. full: the pmgs-core record unchanged."
+        "concise (default): each source file once (by path) in a top-level 'files' table "
+        "that sources refer to by key, attribution once, excerpts cut to a window around the "
+        "match with '…', and a text copy of one row per item under a header of column names. "
+        "full: the pmgs-core record unchanged (file SHA-256s included), its text copy JSON."
     ),
 }
 
