@@ -14,12 +14,14 @@ import sys
 from typing import Any
 
 import anyio
+import jsonschema
 import pytest
 from mcp import Client, StdioServerParameters
 from pmgs_mcp_testkit import Reference
 
-from pmgs_core import PMGSStore
+from pmgs_core import PMGSStore, load_schema
 from pmgs_mcp.answer_text import answer_text
+from pmgs_mcp.schemas import detailed_output_schema
 
 # --- a reader of the documented line format ---------------------------------------------------
 
@@ -288,11 +290,41 @@ def test_every_match_of_the_full_search_page_is_cited_in_the_concise_page(
         [("search_pmgs", query), ("search_pmgs", {**query, "detail": "full"})],
     )
     back = read_back(text, page)
+    _same(back, page)
     for kind in ("classification", "document"):
-        concise_results = back["results_by_type"][kind]["results"]
+        concise_results = page["results_by_type"][kind]["results"]
         full_results = full["results_by_type"][kind]["results"]
         assert len(concise_results) == len(full_results) == 5
-        got = {m for r in concise_results for m in _cited(page, r["matches"])}
-        assert got == {m for r in full_results for m in _full_cited(r["matches"])}
         assert back["results_by_type"][kind]["has_more"] == "true"
         assert back["results_by_type"][kind]["next_offset"] == "5"
+        for concise_hit, full_hit in zip(concise_results, full_results, strict=True):
+            cited = _cited(page, concise_hit["matches"])
+            if kind == "classification":  # every match, each with its source
+                assert cited == _full_cited(full_hit["matches"])
+                continue
+            # a document's first match, the others counted and a detail: full away
+            assert cited == _full_cited(full_hit["matches"][:1])
+            omitted = len(full_hit["matches"]) - 1
+            assert concise_hit.get("matches_omitted", 0) == omitted
+
+
+def test_a_document_hit_keeps_its_first_match_and_counts_the_others(
+    reference: Reference, store: PMGSStore
+) -> None:
+    """The first document of the store's full page with several matches, read concise: its
+    first match is cited, the others counted; the page stays valid for the output schema."""
+    query = reference.examples["common_phrase"]
+    full = store.search_pmgs(query, content_types=["document"], limit=200)
+    hits = full["results_by_type"]["document"]["results"]
+    many = next(h for h in hits if len(h["matches"]) > 1)
+    offset = hits.index(many)
+    arguments = {"query": query, "content_types": ["document"], "limit": 1}
+    ((text, page),) = anyio.run(
+        _session, reference, [("search_pmgs", {**arguments, "document_offset": offset})]
+    )
+    _same(read_back(text, page), page)
+    (hit,) = page["results_by_type"]["document"]["results"]
+    assert hit["document_id"] == many["document_id"]
+    assert _cited(page, hit["matches"]) == _full_cited(many["matches"][:1])
+    assert hit["matches_omitted"] == len(many["matches"]) - 1
+    jsonschema.validate(page, detailed_output_schema(load_schema, "combined_search_page"))

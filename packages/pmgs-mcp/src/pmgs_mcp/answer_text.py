@@ -35,8 +35,9 @@ JSON keeps 30 and 90); the whole text is one ``lookup`` or ``get_pmgs_document``
 
 def concise_answer(record: Mapping[str, Any]) -> dict[str, Any]:
     """The concise form MCP answers with: excerpts of :data:`EXCERPT_WINDOW`, files by path
-    (a file of a release is named by its path; its SHA-256 is in ``detail: full``)."""
-    return concise_record(record, window=EXCERPT_WINDOW, file_hashes=False)
+    (a file of a release is named by its path; its SHA-256 is in ``detail: full``), the first
+    match of each document search hit (``matches_omitted`` counts the others)."""
+    return concise_record(record, window=EXCERPT_WINDOW, file_hashes=False, matches_per_document=1)
 
 
 _QUOTE: Final = {

@@ -38,11 +38,12 @@ def _window(text: str, terms: tuple[str, ...], window: tuple[int, int]) -> str:
 
 
 class _Compactor:
-    def __init__(self, window: tuple[int, int], hashes: bool) -> None:
+    def __init__(self, window: tuple[int, int], hashes: bool, matches: int | None) -> None:
         self.files: dict[str, dict[str, str]] = {}
         self._keys: dict[tuple[str, str], str] = {}
         self._window = window
         self._hashes = hashes
+        self._matches = matches
 
     def file_key(self, path: str, sha256: str) -> str:
         key = self._keys.get((path, sha256))
@@ -73,6 +74,12 @@ class _Compactor:
         nested = is_record and parent is not None
         below = value if is_record else parent
         out: dict[str, Any] = {}
+        omitted = 0
+        if self._matches is not None and "document_id" in value:
+            matches = value.get("matches")
+            if isinstance(matches, list) and len(matches) > self._matches:
+                omitted = len(matches) - self._matches
+                value = {**value, "matches": matches[: self._matches]}
         for key, item in value.items():
             if item is None:
                 continue
@@ -87,6 +94,8 @@ class _Compactor:
                 out[key] = self.walk(item, own_terms, below)
             else:
                 out[key] = item
+            if key == "matches" and omitted:
+                out["matches_omitted"] = omitted
         return out
 
 
@@ -95,14 +104,17 @@ def concise_record(
     *,
     window: tuple[int, int] = (WINDOW_BEFORE, WINDOW_AFTER),
     file_hashes: bool = True,
+    matches_per_document: int | None = None,
 ) -> dict[str, Any]:
     """The concise form of any pmgs-core record (see the module docstring).
 
     ``window`` is the characters kept (before, after) the first term in a search excerpt;
     ``file_hashes=False`` leaves each file's SHA-256 to the full record (a file of one
-    release is named by its path: MCP, ADR 0018's amendment of issue 33).
+    release is named by its path), and ``matches_per_document`` keeps the first matches of a
+    document search hit, counting the rest in ``matches_omitted`` (both for MCP: ADR 0018,
+    second amendment).
     """
-    compactor = _Compactor(window, file_hashes)
+    compactor = _Compactor(window, file_hashes, matches_per_document)
     body = compactor.walk(record, (), None)
     return {**body, "files": compactor.files}
 
@@ -128,6 +140,13 @@ _SOURCE_REF: Final = {
         "file": {"type": "string", "description": "A key of the record's files table."},
         "locator": {"type": "string"},
     },
+}
+
+
+_MATCHES_OMITTED: Final = {
+    "type": "integer",
+    "minimum": 1,
+    "description": "Matches of this document left out of a concise page (detail: full has them).",
 }
 
 
@@ -194,6 +213,8 @@ def concise_schema(schema: Mapping[str, Any], prefix: str = "concise_") -> dict[
         if name == "source":
             concise = copy.deepcopy(_SOURCE_REF)
         props = concise.get("properties", {})
+        if "matches" in props and "document_id" in props:
+            props["matches_omitted"] = copy.deepcopy(_MATCHES_OMITTED)
         if "record_type" in props:
             dropped = set(_ONCE) | _INHERITED
             concise["required"] = [r for r in concise.get("required", []) if r not in dropped]
