@@ -45,6 +45,7 @@ _QUOTE: Final = {
     for separator in ("|", ",")
 }
 _QUOTE_IN_BLOCK: Final = re.compile(r'^[ "]|[\n\r\t]| $')
+_QUOTE_IN_ROW: Final = _QUOTE["|"].search
 
 
 def _scalar(value: Any, separator: str = "") -> str:
@@ -93,6 +94,10 @@ def _cell(item: Mapping[str, Any], path: tuple[str, ...]) -> str:
     value = item.get(path[0]) if len(path) == 1 else _at(item, path)
     if value is None:  # absent (a concise record holds no nulls)
         return ""
+    if type(value) is str:  # the common case, without a call
+        if value and _QUOTE_IN_ROW(value) is None:
+            return value
+        return json.dumps(value, ensure_ascii=False)
     if type(value) is list:
         return _scalar(",".join(_scalar(v, ",") for v in value), "|") if value else "[]"
     return _scalar(value, "|")
