@@ -105,9 +105,9 @@ def report(rows: list[dict[str, Any]], summary: str, repeats: int) -> str:
         f"Python {info['python']}, load average {info['load_average'][0]:.1f} "
         f"(the machine was shared); {summary}. "
         f"Command: `uv run python benchmarks/payload_bench.py` ({repeats} calls each). "
-        "Bytes: the whole JSON-RPC response line (structured content and its JSON text copy, "
-        "which the MCP specification asks for and text-only clients need); text: the JSON "
-        "text alone. Tokens: estimated as ASCII characters / 4 + one per non-ASCII "
+        "Bytes: the whole JSON-RPC response line (structured content and its text copy, "
+        "which text-only clients need: JSON for `detail: full`, the line rendering of ADR "
+        "0018's second amendment for concise answers); text: the text copy alone. Tokens: estimated as ASCII characters / 4 + one per non-ASCII "
         "character. Before: `detail: full` with the store's page sizes (what a call without "
         "arguments got before); after: the server's defaults (concise, pages sized for "
         "agents; `has_more` / `next_offset` keep the rest reachable).",

@@ -165,9 +165,13 @@ def round_trips(
         for label, tool, arguments in calls:
             samples: dict[str, list[float]] = {name: [] for name in servers}
             sizes: dict[str, int] = {}
+            texts: dict[str, int] = {}
             for name, server in servers.items():
                 answer = json.loads(server.send(server.call_line(tool, arguments)))
                 assert not answer["result"].get("isError"), (name, label, answer)
+                # the text copy as it crosses the wire: a JSON string inside the line
+                text = answer["result"]["content"][0]["text"]
+                texts[name] = len(json.dumps(text, ensure_ascii=False).encode())
             for _ in range(n):
                 for name, server in servers.items():
                     line = server.call_line(tool, arguments)
@@ -179,6 +183,7 @@ def round_trips(
                 out[name][label] = {
                     "p50_ms": percentile(samples[name], 0.5) * 1000,
                     "bytes": sizes[name],
+                    "text_bytes": texts[name],
                 }
     finally:
         for server in servers.values():
@@ -236,7 +241,8 @@ def main() -> int:
         f"{args.label} Before: the exported tree of the baseline commit; after: this tree. "
         f"Medians of {args.starts} starts, {args.calls} calls per tool and side (bare "
         f"JSON-lines client over stdio), {args.lookups} in-process lookups per scheme. "
-        "On the wire: the whole JSON-RPC response line, structured content and text both.",
+        "On the wire: the whole JSON-RPC response line, structured content and text both; "
+        "in brackets the text copy's share (as the JSON string it is in the line).",
         "",
         "| figure | before | after | goal |",
         "|---|---:|---:|---|",
@@ -260,7 +266,8 @@ def main() -> int:
             f"{time_goal} |"
         )
         lines.append(
-            f"| MCP {label} on the wire | {b_row['bytes']:,} B | {a_row['bytes']:,} B | "
+            f"| MCP {label} on the wire (of which text copy) | {b_row['bytes']:,} B "
+            f"({b_row['text_bytes']:,}) | {a_row['bytes']:,} B ({a_row['text_bytes']:,}) | "
             f"{size_goal} |"
         )
     section = "\n".join(lines) + "\n"

@@ -206,7 +206,7 @@ def test_several_workers_serve_one_stateless_endpoint(
     finally:
         stop_http_server(server)
     expected = [
-        json.loads(json.dumps(store.lookup("ipc", code, relation_limit=20)))
+        json.loads(json.dumps(store.lookup("ipc", code, relation_limit=5)))
         for code in ("G06F3/048", "G06F3/041", "G06F")
     ]
     assert results == expected * 2

@@ -6,7 +6,6 @@ codes asked for and the texts expected are read from that database with plain SQ
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import sys
 from pathlib import Path
@@ -48,7 +47,7 @@ async def _session(db: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[An
         for tool, arguments in calls:
             result = await client.call_tool(tool, arguments)
             assert not result.is_error, result.content
-            answers.append(json.loads(result.content[0].text))  # type: ignore[union-attr]
+            answers.append(result.structured_content)
     return answers
 
 

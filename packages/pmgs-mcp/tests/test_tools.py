@@ -14,9 +14,9 @@ from pmgs_core import (
     MAX_LIMIT,
     PMGSQueryError,
     PMGSStore,
-    concise_record,
     load_schema,
 )
+from pmgs_mcp.answer_text import concise_answer
 from pmgs_mcp.errors import ARGUMENT_CODES, HINTS
 from pmgs_mcp.tools import (
     BROWSE_TOOL_NAMES,
@@ -50,10 +50,10 @@ def test_all_adds_the_browse_tools(toolset: ToolSet) -> None:
 
 
 AGENT_PAGE_DEFAULTS = {
-    ("lookup_classification", "relation_limit"): 20,
+    ("lookup_classification", "relation_limit"): 5,
     ("search_pmgs", "limit"): 5,
     ("get_pmgs_document", "segment_limit"): 20,
-    ("get_pmgs_document", "related_classification_limit"): 20,
+    ("get_pmgs_document", "related_classification_limit"): 5,
 }
 """Where MCP's default page is smaller than the store's (issues 18, 33: sized for agents)."""
 
@@ -86,15 +86,15 @@ def test_list_documents_limits_follow_document_db_clients(toolset: ToolSet) -> N
 
 
 def test_default_arguments_reach_the_store_unchanged(toolset: ToolSet, store: PMGSStore) -> None:
-    # The MCP defaults are sized for agents (20 segments and related classifications,
+    # The MCP defaults are sized for agents (20 segments, 5 related classifications,
     # concise form); with them spelled out the store gives the same record.
     outcome = toolset.call("get_pmgs_document", {"document_id": "judge", "detail": "full"})
     assert not outcome.is_error
     assert outcome.value == store.get_document(
-        "judge", segment_limit=20, related_classification_limit=20
+        "judge", segment_limit=20, related_classification_limit=5
     )
     concise = toolset.call("get_pmgs_document", {"document_id": "judge"})
-    assert concise.value == concise_record(outcome.value)
+    assert concise.value == concise_answer(outcome.value)
 
 
 def test_unknown_tool(toolset: ToolSet) -> None:

@@ -30,9 +30,9 @@ from pmgs_core import (
     SEARCH_MODES,
     PMGSQueryError,
     PMGSStore,
-    concise_record,
     load_schema,
 )
+from pmgs_mcp.answer_text import answer_text, concise_answer
 from pmgs_mcp.errors import ERROR_SCHEMA
 
 ALL_TOOLS = (
@@ -219,18 +219,18 @@ def script(ex: dict[str, str]) -> list[tuple[str, str, dict[str, Any]]]:
 
 def _concise(call: Callable[[PMGSStore, dict[str, str]], Any]) -> Callable[..., Any]:
     """The MCP default answer: the concise form of the store's record (``detail`` omitted)."""
-    return lambda s, ex: concise_record(call(s, ex))
+    return lambda s, ex: concise_answer(call(s, ex))
 
 
-# The MCP defaults sized for agents (relation_limit 20, limit 5, segment and related
-# classification limits 20) are spelled out: the store's own defaults are larger.
+# The MCP defaults sized for agents (relation_limit 5, limit 5, segment limit 20, related
+# classification limit 5) are spelled out: the store's own defaults are larger.
 EXPECTED: dict[str, Callable[[PMGSStore, dict[str, str]], Any]] = {
-    "lookup": _concise(lambda s, ex: s.lookup("ipc", "G06F3/048", relation_limit=20)),
-    "lookup_full": lambda s, ex: s.lookup("ipc", "G06F3/048", relation_limit=20),
+    "lookup": _concise(lambda s, ex: s.lookup("ipc", "G06F3/048", relation_limit=5)),
+    "lookup_full": lambda s, ex: s.lookup("ipc", "G06F3/048", relation_limit=5),
     "lookup_fi_en": _concise(
-        lambda s, ex: s.lookup("fi", ex["fi_with_file_symbol"], language="en", relation_limit=20)
+        lambda s, ex: s.lookup("fi", ex["fi_with_file_symbol"], language="en", relation_limit=5)
     ),
-    "lookup_not_found": _concise(lambda s, ex: s.lookup("fi", "A99Z99/99", relation_limit=20)),
+    "lookup_not_found": _concise(lambda s, ex: s.lookup("fi", "A99Z99/99", relation_limit=5)),
     "lookup_relations_page": _concise(
         lambda s, ex: s.lookup(
             "fterm", ex["fterm_large_theme"], relation_limit=5, relation_offset=5
@@ -254,15 +254,15 @@ EXPECTED: dict[str, Callable[[PMGSStore, dict[str, str]], Any]] = {
     ),
     "document": _concise(
         lambda s, ex: s.get_document(
-            ex["injected_instruction_document"], segment_limit=3, related_classification_limit=20
+            ex["injected_instruction_document"], segment_limit=3, related_classification_limit=5
         )
     ),
     "document_full": lambda s, ex: s.get_document(
-        ex["injected_instruction_document"], segment_limit=3, related_classification_limit=20
+        ex["injected_instruction_document"], segment_limit=3, related_classification_limit=5
     ),
     "document_section": _concise(
         lambda s, ex: s.get_document(
-            "judge", section=2, segment_limit=20, related_classification_limit=20
+            "judge", section=2, segment_limit=20, related_classification_limit=5
         )
     ),
     "search_ranked": _concise(
@@ -440,9 +440,16 @@ def test_answers_equal_direct_store_calls(
 
 @pytest.mark.parametrize("label", sorted(EXPECTED))
 def test_text_content_is_the_structured_content(conversation: Conversation, label: str) -> None:
+    """A concise answer's text is its line rendering (ADR 0018, issue 33); every other
+    answer's text (``detail: full``, the browse tools) is the same JSON."""
     recorded = conversation.calls[label]
     assert recorded.text is not None
-    assert json.loads(recorded.text) == recorded.structured
+    assert recorded.structured is not None
+    if "files" in recorded.structured:
+        assert recorded.text == answer_text(recorded.structured)
+        assert not recorded.text.startswith("{")
+    else:
+        assert json.loads(recorded.text) == recorded.structured
 
 
 @pytest.mark.parametrize("label", sorted(STORE_ERRORS))

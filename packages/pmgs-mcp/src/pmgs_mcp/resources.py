@@ -14,7 +14,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from mcp import types
 from mcp.shared.exceptions import MCPError
 
-from pmgs_core import PMGSQueryError, concise_record
+from pmgs_core import PMGSQueryError
+from pmgs_mcp.answer_text import concise_answer
 
 if TYPE_CHECKING:
     from pmgs_core import PMGSStore
@@ -98,7 +99,7 @@ def read_resource(store: PMGSStore, uri: str) -> types.ReadResourceResult:
             message=f"{exc.code}: {exc.message}",
             data={"code": exc.code, "uri": uri},
         ) from None
-    text = json.dumps(concise_record(record), ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(concise_answer(record), ensure_ascii=False, separators=(",", ":"))
     return types.ReadResourceResult(
         contents=[types.TextResourceContents(uri=uri, mime_type=_JSON, text=text)]
     )

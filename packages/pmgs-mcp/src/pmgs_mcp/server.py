@@ -87,7 +87,8 @@ def build_server(toolset: ToolSet, *, version: str) -> Server[Any]:
                 code=types.INVALID_PARAMS,
                 message=f"Unknown tool: {params.name!r}; this server lists: {known}",
             ) from None
-        content: list[types.ContentBlock] = [types.TextContent(text=result_text(outcome.value))]
+        text = result_text(outcome.value) if outcome.text is None else outcome.text
+        content: list[types.ContentBlock] = [types.TextContent(text=text)]
         if outcome.is_error:
             # No structured content: the error object does not match the tool's output
             # schema, and clients that validate (the TypeScript SDK, the Inspector) would

@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pmgs_core import PMGSQueryError, concise_record
+from pmgs_core import PMGSQueryError
 from pmgs_mcp import check_tool
+from pmgs_mcp.answer_text import answer_text, concise_answer
 from pmgs_mcp.errors import argument_error_code, error_object, offending_argument
 from pmgs_mcp.schemas import (
     CHECK_CODES_INPUT,
@@ -86,7 +87,10 @@ SERVER_INSTRUCTIONS: Final = (
     "page says has_more / *_truncated, pass the matching next_*_offset to continue. A "
     "lookup of a missing code is not an error: it returns match_status 'not_found'. Tool "
     "errors carry a stable code (e.g. INVALID_EDITION, DOCUMENT_NOT_FOUND).\n"
-    "Cite the source (file and locator) of every text you rely on. " + EVIDENCE_SENTENCE
+    "Cite the source (file and locator) of every text you rely on. Answers are concise by "
+    "default: sources name a key of the 'files' table (file path); in the text copy a list "
+    "of objects is a table, 'name[n]{col1,col2.sub,...}:' then one row per item with cells "
+    "joined by '|' (an empty cell is an absent member). " + EVIDENCE_SENTENCE
 )
 
 Run = Callable[["PMGSStore", dict[str, Any]], Mapping[str, Any]]
@@ -100,10 +104,13 @@ class ToolOutcome:
     For an error, ``value`` is ``{"error": {"code", "message", "hint", "details"?}}``
     (:func:`pmgs_mcp.errors.error_object`). The server sends a record as structured content
     and text, an error as text only: it does not match the tool's output schema (ADR 0010).
+    ``text`` is the text copy when it is not the JSON of ``value`` (a concise answer:
+    :func:`pmgs_mcp.answer_text.answer_text`).
     """
 
     value: dict[str, Any]
     is_error: bool = False
+    text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +170,7 @@ def _store_call(method: str) -> Run:
         call = getattr(store, method)
         result: Mapping[str, Any] = call(**keywords(call, args))
         if args.get("detail", "full") == "concise":
-            return concise_record(result)
+            return concise_answer(result)
         return result
 
     return run
@@ -226,7 +233,10 @@ class ToolSet:
             if spec.defaults is not None:
                 given = arguments or {}
                 checked.update((k, v) for k, v in spec.defaults().items() if k not in given)
-            return ToolOutcome(dict(spec.run(self.store, checked)))
+            value = dict(spec.run(self.store, checked))
+            if "detail" in spec.own and checked.get("detail") == "concise":
+                return ToolOutcome(value, text=answer_text(value))
+            return ToolOutcome(value)
         except ArgumentError as exc:
             details = {"argument": exc.argument} if exc.argument else None
             code = (

@@ -24,29 +24,33 @@ _INHERITED: Final = frozenset({"query", "search_mode", "index", "language", "rel
 """Header members a nested record leaves out when its parent record has the same value."""
 
 
-def _window(text: str, terms: tuple[str, ...]) -> str:
-    if len(text) <= WINDOW_BEFORE + WINDOW_AFTER:
+def _window(text: str, terms: tuple[str, ...], window: tuple[int, int]) -> str:
+    before, after = window
+    if len(text) <= before + after:
         return text
     folded = fold_for_search(text)
     at = min((folded.find(t) for t in terms if t and t in folded), default=0)
     if len(folded) != len(text):  # folding changed lengths: positions do not carry over
         at = 0
-    start = max(0, at - WINDOW_BEFORE)
-    end = min(len(text), at + WINDOW_AFTER)
+    start = max(0, at - before)
+    end = min(len(text), at + after)
     return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
 
 
 class _Compactor:
-    def __init__(self) -> None:
+    def __init__(self, window: tuple[int, int], hashes: bool, matches: int | None) -> None:
         self.files: dict[str, dict[str, str]] = {}
         self._keys: dict[tuple[str, str], str] = {}
+        self._window = window
+        self._hashes = hashes
+        self._matches = matches
 
     def file_key(self, path: str, sha256: str) -> str:
         key = self._keys.get((path, sha256))
         if key is None:
             key = f"f{len(self._keys) + 1}"
             self._keys[(path, sha256)] = key
-            self.files[key] = {"path": path, "sha256": sha256}
+            self.files[key] = {"path": path, "sha256": sha256} if self._hashes else {"path": path}
         return key
 
     def walk(self, value: Any, terms: tuple[str, ...], parent: Mapping[str, Any] | None) -> Any:
@@ -70,6 +74,12 @@ class _Compactor:
         nested = is_record and parent is not None
         below = value if is_record else parent
         out: dict[str, Any] = {}
+        omitted = 0
+        if self._matches is not None and "document_id" in value:
+            matches = value.get("matches")
+            if isinstance(matches, list) and len(matches) > self._matches:
+                omitted = len(matches) - self._matches
+                value = {**value, "matches": matches[: self._matches]}
         for key, item in value.items():
             if item is None:
                 continue
@@ -79,17 +89,32 @@ class _Compactor:
             ):
                 continue
             if key == "excerpt" and isinstance(item, str):
-                out[key] = _window(item, own_terms)
+                out[key] = _window(item, own_terms, self._window)
             elif isinstance(item, (list, dict)):
                 out[key] = self.walk(item, own_terms, below)
             else:
                 out[key] = item
+            if key == "matches" and omitted:
+                out["matches_omitted"] = omitted
         return out
 
 
-def concise_record(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The concise form of any pmgs-core record (see the module docstring)."""
-    compactor = _Compactor()
+def concise_record(
+    record: Mapping[str, Any],
+    *,
+    window: tuple[int, int] = (WINDOW_BEFORE, WINDOW_AFTER),
+    file_hashes: bool = True,
+    matches_per_document: int | None = None,
+) -> dict[str, Any]:
+    """The concise form of any pmgs-core record (see the module docstring).
+
+    ``window`` is the characters kept (before, after) the first term in a search excerpt;
+    ``file_hashes=False`` leaves each file's SHA-256 to the full record (a file of one
+    release is named by its path), and ``matches_per_document`` keeps the first matches of a
+    document search hit, counting the rest in ``matches_omitted`` (both for MCP: ADR 0018,
+    second amendment).
+    """
+    compactor = _Compactor(window, file_hashes, matches_per_document)
     body = compactor.walk(record, (), None)
     return {**body, "files": compactor.files}
 
@@ -99,10 +124,13 @@ _FILES: Final = {
     "additionalProperties": {
         "type": "object",
         "additionalProperties": False,
-        "required": ["path", "sha256"],
+        "required": ["path"],
         "properties": {"path": {"type": "string"}, "sha256": {"type": "string"}},
     },
-    "description": "The source files of this answer, by the keys its sources refer to.",
+    "description": (
+        "The source files of this answer, by the keys its sources refer to (the SHA-256 of "
+        "each is in the full record where a concise answer leaves it out)."
+    ),
 }
 _SOURCE_REF: Final = {
     "type": "object",
@@ -112,6 +140,13 @@ _SOURCE_REF: Final = {
         "file": {"type": "string", "description": "A key of the record's files table."},
         "locator": {"type": "string"},
     },
+}
+
+
+_MATCHES_OMITTED: Final = {
+    "type": "integer",
+    "minimum": 1,
+    "description": "Matches of this document left out of a concise page (detail: full has them).",
 }
 
 
@@ -178,6 +213,8 @@ def concise_schema(schema: Mapping[str, Any], prefix: str = "concise_") -> dict[
         if name == "source":
             concise = copy.deepcopy(_SOURCE_REF)
         props = concise.get("properties", {})
+        if "matches" in props and "document_id" in props:
+            props["matches_omitted"] = copy.deepcopy(_MATCHES_OMITTED)
         if "record_type" in props:
             dropped = set(_ONCE) | _INHERITED
             concise["required"] = [r for r in concise.get("required", []) if r not in dropped]

@@ -42,6 +42,7 @@ __all__ = [
     "ranked_groups",
     "shared_reads",
     "text_range",
+    "text_ranges",
     "with_editions",
 ]
 
@@ -150,6 +151,12 @@ def text_range(stream: Stream, scheme: str, language: str) -> tuple[int, int]:
     (reference-only concepts included: a wider range stays a bound); a database without a
     logical digest is read each time.
     """
+    return text_ranges(stream, [scheme], language)[scheme]
+
+
+def text_ranges(stream: Stream, schemes: list[str], language: str) -> dict[str, tuple[int, int]]:
+    """:func:`text_range` of each scheme, the database identified once for all of them (two
+    statements a search, not two a scheme)."""
     identity = ""
     for (value,) in stream("SELECT value FROM metadata WHERE key = 'logical_digest'", []):
         identity = str(value)
@@ -157,7 +164,11 @@ def text_range(stream: Stream, scheme: str, language: str) -> tuple[int, int]:
     for row in stream("PRAGMA database_list", []):
         if row[1] == "main":
             path = str(row[2])
-    key = (path, identity, scheme, language)
+    return {scheme: _scheme_range(stream, (path, identity, scheme, language)) for scheme in schemes}
+
+
+def _scheme_range(stream: Stream, key: tuple[str, str, str, str]) -> tuple[int, int]:
+    _, identity, scheme, language = key
     if identity and key in _RANGES:
         return _RANGES[key]
     found = _EMPTY_RANGE

@@ -38,7 +38,7 @@ from pmgs_core.search._codes import (
     preferred_first,
     ranked_groups,
     shared_reads,
-    text_range,
+    text_ranges,
     with_editions,
 )
 from pmgs_core.search._context import code_context
@@ -374,7 +374,7 @@ def _code_groups(
     """
     window = (request.limit, offset)
     schemes = request.schemes
-    ranges = {scheme: text_range(reader.stream, scheme, request.language) for scheme in schemes}
+    ranges = text_ranges(reader.stream, schemes, request.language)
     if request.ranked:
         shared = replace(reader, stream=shared_reads(reader.stream))
         pages = [

@@ -96,9 +96,10 @@ _DETAIL: Final = {
     "enum": list(DETAILS),
     "default": "concise",
     "description": (
-        "concise (default): each source file once in a top-level 'files' table that sources "
-        "refer to by key, attribution once, excerpts cut to a window around the match with "
-        "'…'. full: the pmgs-core record unchanged."
+        "concise (default): each source file once (by path) in a top-level 'files' table "
+        "that sources refer to by key, attribution once, excerpts cut to a window around the "
+        "match with '…', and a text copy of one row per item under a header of column names. "
+        "full: the pmgs-core record unchanged (file SHA-256s included), its text copy JSON."
     ),
 }
 
@@ -144,8 +145,9 @@ LOOKUP_INPUT: Final = object_schema(
             }
         ),
         "relation_limit": _int(
-            "Relations per page (1-200; default 20, sized for an agent's context).",
-            20,
+            "Relations per page (1-200; default 5, sized for an agent's context; "
+            "relation_count says how many there are).",
+            5,
             1,
             MAX_PAGE_LIMIT,
         ),
@@ -348,7 +350,7 @@ DOCUMENT_INPUT: Final = object_schema(
             "Segments to skip; pass next_segment_offset to continue.", 0, 0, MAX_OFFSET
         ),
         "related_classification_limit": _int(
-            "Related classifications per page (1-200; default 20).", 20, 1, MAX_PAGE_LIMIT
+            "Related classifications per page (1-200; default 5).", 5, 1, MAX_PAGE_LIMIT
         ),
         "related_classification_offset": _int(
             "Related classifications to skip; pass next_related_classification_offset.",
