@@ -107,8 +107,9 @@ def report(rows: list[dict[str, Any]], summary: str, repeats: int) -> str:
         f"Command: `uv run python benchmarks/payload_bench.py` ({repeats} calls each). "
         "Bytes: the whole JSON-RPC response line (structured content and its text copy, "
         "which text-only clients need: JSON for `detail: full`, the line rendering of ADR "
-        "0018's second amendment for concise answers); text: the text copy alone. Tokens: estimated as ASCII characters / 4 + one per non-ASCII "
-        "character. Before: `detail: full` with the store's page sizes (what a call without "
+        "0018's second amendment for concise answers); text: the text copy alone. "
+        "Tokens: estimated as ASCII characters / 4 + one per non-ASCII character. "
+        "Before: `detail: full` with the store's page sizes (what a call without "
         "arguments got before); after: the server's defaults (concise, pages sized for "
         "agents; `has_more` / `next_offset` keep the rest reachable).",
         "",
