@@ -8,6 +8,7 @@ revisions are an error rather than a guess (ADR 0004).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, TypedDict, cast
 
 from pmgs_core.errors import PMGSQueryError
@@ -39,6 +40,15 @@ def document_head(row: Sequence[Any]) -> DocumentHead:
     }
 
 
+@lru_cache(maxsize=4096)
+def _parsed(scheme: str, code: str) -> tuple[str, str | None]:
+    """Parsing an IPC code costs about as much as two of lookup's statements; agents ask the
+    same codes again and again, and a code parses the same way every time (errors are not
+    cached: they are raised again)."""
+    parsed = parse_code(scheme, code)
+    return parsed.canonical, parsed.version
+
+
 _EDITION_PRIORITY = {name: index for index, name in enumerate(IPC_EDITIONS)}
 
 
@@ -59,6 +69,8 @@ class ConceptReader(StoreConnection):
     def _parse(self, scheme: str, code: object) -> tuple[str, str | None]:
         """The canonical code and the IPC version written into it, if any."""
         try:
+            if isinstance(code, str):
+                return _parsed(scheme, code)
             parsed = parse_code(scheme, cast(str, code))
         except InvalidSchemeError:  # pragma: no cover - scheme checked before
             raise PMGSQueryError("INVALID_SCHEME", "scheme must be one of fi, ipc, fterm") from None
