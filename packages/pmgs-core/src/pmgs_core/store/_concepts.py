@@ -15,7 +15,13 @@ from pmgs_core.errors import PMGSQueryError
 from pmgs_core.notation import InvalidCodeError, InvalidSchemeError, parse_code, parse_ipc_version
 from pmgs_core.records import DocumentRef, VersionInfo
 from pmgs_core.schema import IPC_EDITIONS
-from pmgs_core.store._arguments import placeholders, valid_at
+from pmgs_core.store._arguments import (
+    check_edition,
+    check_language,
+    check_scheme,
+    placeholders,
+    valid_at,
+)
 from pmgs_core.store._connection import StoreConnection
 
 __all__ = ["ConceptReader", "DocumentHead", "document_head"]
@@ -65,6 +71,17 @@ def _preferred(rows: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
 
 class ConceptReader(StoreConnection):
     """Concept resolution shared by the capability mixins (none of it is public)."""
+
+    def _check_address(
+        self, scheme: object, release: object, edition: object, language: object = "ja"
+    ) -> tuple[str, str | None, str]:
+        """The checked scheme, edition and language of a call that names one code, checked in
+        the order every such call reports them (the code itself is parsed by the caller, after
+        its own paging arguments)."""
+        checked_scheme = check_scheme(scheme)
+        self._check_release(release)
+        checked_language = check_language(language)
+        return checked_scheme, check_edition(checked_scheme, edition), checked_language
 
     def _parse(self, scheme: str, code: object) -> tuple[str, str | None]:
         """The canonical code and the IPC version written into it, if any."""

@@ -24,11 +24,8 @@ from pmgs_core.records import (
 )
 from pmgs_core.store._arguments import (
     LOOKUP_DOCUMENT_LIMIT,
-    check_edition,
-    check_language,
     check_limit,
     check_offset,
-    check_scheme,
     page_fields,
     valid_at,
 )
@@ -63,10 +60,9 @@ class LookupMixin(ConceptReader):
         only) selects one revision; without it the revision valid at the release's reference
         date is used. Missing codes and versions are records, not errors.
         """
-        checked_scheme = check_scheme(scheme)
-        self._check_release(release)
-        checked_language = check_language(language)
-        checked_edition = check_edition(checked_scheme, edition)
+        checked_scheme, checked_edition, checked_language = self._check_address(
+            scheme, release, edition, language
+        )
         limit = check_limit(relation_limit, "relation_limit")
         offset = check_offset(relation_offset, "relation_offset")
         canonical, code_version = self._parse(checked_scheme, code)
