@@ -200,13 +200,42 @@ def test_public_names_exported() -> None:
 
 
 def test_import_stays_light() -> None:
+    # pmgs_core.check (the formula reader), diff, collection and tempfile are imported on
+    # first use: the stdio MCP server's start pays for none of them (issue 33).
     code = (
         "import sys, pmgs_core; "
         "heavy = [m for m in ('platformdirs', 'jsonschema', 'pmgs_build', 'json.tool', "
-        "'sqlite_utils') "
+        "'sqlite_utils', 'pmgs_core.check', 'pmgs_core.diff', 'pmgs_core.collection', "
+        "'tempfile') "
         "if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_every_public_name_resolves_in_a_fresh_process() -> None:
+    """``from pmgs_core import X`` works for every name of ``__all__``, the ones served lazily
+    (PEP 562) included, in a fresh process (nothing of pmgs_core imported before)."""
+    code = (
+        "import importlib, sys\n"
+        "missing = []\n"
+        "for name in sys.argv[1:]:\n"
+        "    try:\n"
+        "        exec(f'from pmgs_core import {name}')\n"
+        "    except ImportError as error:\n"
+        "        missing.append(f'{name}: {error}')\n"
+        "print(missing)\n"
+    )
+    names = list(pmgs_core.__all__)
+    assert {"diff_releases", "CodeCheckRecord", "resolve_database", "Collection"} <= set(names)
+    out = subprocess.run(
+        [sys.executable, "-c", code, *names], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
+    for name in names:
+        assert getattr(pmgs_core, name) is not None, name
+    assert pmgs_core.MAX_CHECK_CODES == 10_000
+    with pytest.raises(AttributeError):
+        pmgs_core.no_such_name  # noqa: B018

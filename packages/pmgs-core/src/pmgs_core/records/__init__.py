@@ -83,6 +83,7 @@ from pmgs_core.records._shapes import (
 __all__ = [
     "CONTENT_ROLE",
     "EVIDENCE_NOTICE",
+    "MAX_CHECK_CODES",
     "MAX_RESPONSE_BYTES",
     "RECORD_SCHEMA_NAMES",
     "SEARCH_INDEXES",
@@ -162,6 +163,10 @@ EVIDENCE_NOTICE: Final = (
 
 MAX_RESPONSE_BYTES: Final = 4 * 1024 * 1024
 """Largest response, as UTF-8 JSON; anything larger fails with ``RESPONSE_TOO_LARGE``."""
+
+MAX_CHECK_CODES: Final = 10_000
+"""Most code occurrences one ``check_codes`` call reads (the MCP tool allows 200); here, not in
+:mod:`pmgs_core.check`, so that the store's signature does not import the formula reader."""
 
 RECORD_SCHEMA_NAMES: Final = (
     "classification",
