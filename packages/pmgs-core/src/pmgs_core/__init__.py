@@ -120,37 +120,23 @@ if TYPE_CHECKING:
 
 
 _LAZY_EXPORTS: dict[str, str] = {
-    **dict.fromkeys(
+    name: module
+    for module, names in (
         (
-            "COLLECTION_FILE",
-            "COLLECTION_RECORD_NAMES",
-            "Collection",
-            "collection_json_schema",
-            "DEFAULT_SETTINGS",
-            "FolderSync",
-            "read_settings",
-            "text_files",
-            "vectors_available",
-            "watch_folders",
-            "write_settings",
+            "collection",
+            "COLLECTION_FILE COLLECTION_RECORD_NAMES Collection collection_json_schema "
+            "DEFAULT_SETTINGS FolderSync read_settings text_files vectors_available "
+            "watch_folders write_settings",
         ),
-        "collection",
-    ),
-    **dict.fromkeys(("CHECK_STATUSES", "MAX_CHECK_CODES", "CodeCheckRecord"), "check"),
-    **dict.fromkeys(("DIFF_SECTIONS", "ReleaseDiff", "diff_releases"), "diff"),
-    **dict.fromkeys(
+        ("check", "CHECK_STATUSES MAX_CHECK_CODES CodeCheckRecord"),
+        ("diff", "DIFF_SECTIONS ReleaseDiff diff_releases"),
         (
-            "CurrentPointer",
-            "ResolvedDatabase",
-            "check_pointer_metadata",
-            "content_addressed_path",
-            "default_data_dir",
-            "read_current_pointer",
-            "resolve_database",
-            "write_current_pointer",
+            "datadir",
+            "CurrentPointer ResolvedDatabase check_pointer_metadata content_addressed_path "
+            "default_data_dir read_current_pointer resolve_database write_current_pointer",
         ),
-        "datadir",
-    ),
+    )
+    for name in names.split()
 }
 """Names served from their module on first use (PEP 562), by module: the collection imports
 sqlite-utils, whose start-up cost ``pmgs lookup`` must not pay; ``check`` (the formula
