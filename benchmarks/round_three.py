@@ -70,9 +70,10 @@ def side_env(baseline: Path | None) -> dict[str, str]:
 class Server:
     """One ``python -m pmgs_mcp`` over stdio, driven by JSON lines."""
 
-    def __init__(self, db: Path, env: dict[str, str]) -> None:
+    def __init__(self, db: Path, env: dict[str, str], command: list[str] | None = None) -> None:
+        """``command`` starts another stdio server (its ``--db`` appended); default ours."""
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "pmgs_mcp", "--db", str(db)],
+            [*(command or [sys.executable, "-m", "pmgs_mcp"]), "--db", str(db)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -109,23 +110,24 @@ class Server:
         self.process.wait(timeout=30)
 
 
-def start_once(db: Path, env: dict[str, str]) -> float:
+def start_once(db: Path, env: dict[str, str], command: list[str] | None = None) -> float:
     started = time.perf_counter()
-    server = Server(db, env)
+    server = Server(db, env, command)
     server.initialize()
     elapsed = time.perf_counter() - started
     server.close()
     return elapsed
 
 
-def floor_once() -> float:
+def floor_once(python: str = sys.executable, env: dict[str, str] | None = None) -> float:
     """Spawn and ``import mcp.server.lowlevel``, up to a line the child prints after the import
     (not its exit, which the server's figure does not include either)."""
     started = time.perf_counter()
     child = subprocess.Popen(
-        [sys.executable, "-c", "import mcp.server.lowlevel; print(flush=True); input()"],
+        [python, "-c", "import mcp.server.lowlevel; print(flush=True); input()"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
+        env=env,
     )
     assert child.stdout is not None
     child.stdout.readline()
