@@ -47,8 +47,6 @@ from benchmarks.mcp_roundtrip import percentile, write_docs
 from benchmarks.report import machine
 from benchmarks.round_three import Server, floor_once, start_once
 
-START = "<!-- versus-reference:start -->"
-END = "<!-- versus-reference:end -->"
 RESULTS = Path(__file__).resolve().parent / "results"
 REFERENCE = "pmgs-reference 0.5.2"
 
@@ -235,7 +233,11 @@ def table(baseline: dict[str, Any], ours: dict[str, float], *, label: str, live:
             name += " ¹"
             notes.append(row)
         mine = ours.get(row)
-        ratio = f"{mine / reference:.2f}" if mine is not None and reference else "—"
+        ratio = "—"
+        if mine is not None and reference:
+            ratio = (
+                f"{mine / reference:.2f}" if mine >= reference / 10 else f"{mine / reference:.4f}"
+            )
         if row == "start_ms" and mine is not None:
             goal = ours["floor_ms"] + 100
         met = "" if goal is None or mine is None else ("yes" if mine <= goal else "no")
@@ -306,7 +308,7 @@ def main() -> int:
         else:
             baseline = json.loads(args.baseline.read_text("utf-8"))
             measured = measure([ours_side], examples, **counts)
-            label = str(args.baseline.relative_to(RESULTS.parent.parent))
+            label = os.path.relpath(args.baseline.resolve(), RESULTS.parent.parent)
     ours = measured[ours_side.name]
     if args.build_seconds is not None:
         ours["build_s"] = args.build_seconds
@@ -324,7 +326,12 @@ def main() -> int:
     section = "\n".join(lines) + "\n"
     print(section)
     if args.write:
-        write_docs(section, start=START, end=END)
+        scale = f"{baseline.get('scale', args.scale):g}"
+        marks = (
+            f"<!-- versus-reference-{scale}:start -->",
+            f"<!-- versus-reference-{scale}:end -->",
+        )
+        write_docs(section, start=marks[0], end=marks[1])
     return 0
 
 
