@@ -45,25 +45,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.mcp_roundtrip import percentile, write_docs
 from benchmarks.report import machine
-from benchmarks.round_three import Server, floor_once, start_once
+from benchmarks.round_three import LOOKUP_SCRIPT, Server, floor_once, start_once
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REFERENCE = "pmgs-reference 0.5.2"
-
-_LOOKUP_SCRIPT = """
-import json, statistics, sys, time
-exec(sys.argv[1])
-codes = json.loads(sys.argv[3]); n = int(sys.argv[4]); out = {}
-store = PMGSStore.open(sys.argv[2])
-for scheme, code in codes:
-    assert store.lookup(scheme, code)["match_status"] == "exact", (scheme, code)
-    samples = []
-    for _ in range(n):
-        t = time.perf_counter(); store.lookup(scheme, code)
-        samples.append(time.perf_counter() - t)
-    out[scheme] = statistics.median(samples) * 1000
-print(json.dumps(out))
-"""
 
 # (row key, label, unit, goal text, goal as a number, or None)
 ROWS: tuple[tuple[str, str, str, str, float | None], ...] = (
@@ -172,7 +157,7 @@ def measure(
         out[side.name]["start_ms"] = statistics.median(started[side.name]) * 1000
         argv = [side.store_import, str(side.db), json.dumps(codes), str(lookups)]
         done = subprocess.run(
-            [side.python, "-c", _LOOKUP_SCRIPT, *argv],
+            [side.python, "-c", LOOKUP_SCRIPT, *argv],
             env=side.env,
             check=True,
             capture_output=True,
