@@ -26,6 +26,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -43,24 +44,29 @@ _INIT = (
     b'"capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}\n'
 )
 
-_LOOKUP_SCRIPT = """
+LOOKUP_SCRIPT = """
 import json, statistics, sys, time
-from pmgs_core import PMGSStore
-codes = json.loads(sys.argv[2]); n = int(sys.argv[3]); out = {}
-with PMGSStore.open(sys.argv[1]) as store:
-    for scheme, code in codes:
-        assert store.lookup(scheme, code)["match_status"] != "not_found", (scheme, code)
-        samples = []
-        for _ in range(n):
-            t = time.perf_counter(); store.lookup(scheme, code)
-            samples.append(time.perf_counter() - t)
-        out[scheme] = statistics.median(samples) * 1000
+exec(sys.argv[1])
+codes = json.loads(sys.argv[3]); n = int(sys.argv[4]); out = {}
+store = PMGSStore.open(sys.argv[2])
+for scheme, code in codes:
+    assert store.lookup(scheme, code)["match_status"] != "not_found", (scheme, code)
+    samples = []
+    for _ in range(n):
+        t = time.perf_counter(); store.lookup(scheme, code)
+        samples.append(time.perf_counter() - t)
+    out[scheme] = statistics.median(samples) * 1000
 print(json.dumps(out))
 """
+"""p50 of ``lookup`` per scheme in a child: argv is the statement that imports ``PMGSStore``
+(any tool whose store has ``open`` and ``lookup``), the database, the codes and the count."""
 
 
 def side_env(baseline: Path | None) -> dict[str, str]:
-    env = dict(os.environ)
+    """The child's environment: bytecode cached under a scratch prefix, as in an installed
+    tool (this machine sets PYTHONDONTWRITEBYTECODE, which makes every start compile)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.setdefault("PYTHONPYCACHEPREFIX", str(Path(tempfile.gettempdir()) / "pmgs-bench-pycache"))
     if baseline is not None:
         srcs = [str(p) for p in sorted((baseline / "packages").glob("*/src"))]
         env["PYTHONPATH"] = os.pathsep.join([*srcs, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
@@ -70,9 +76,10 @@ def side_env(baseline: Path | None) -> dict[str, str]:
 class Server:
     """One ``python -m pmgs_mcp`` over stdio, driven by JSON lines."""
 
-    def __init__(self, db: Path, env: dict[str, str]) -> None:
+    def __init__(self, db: Path, env: dict[str, str], command: list[str] | None = None) -> None:
+        """``command`` starts another stdio server (its ``--db`` appended); default ours."""
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "pmgs_mcp", "--db", str(db)],
+            [*(command or [sys.executable, "-m", "pmgs_mcp"]), "--db", str(db)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -109,23 +116,24 @@ class Server:
         self.process.wait(timeout=30)
 
 
-def start_once(db: Path, env: dict[str, str]) -> float:
+def start_once(db: Path, env: dict[str, str], command: list[str] | None = None) -> float:
     started = time.perf_counter()
-    server = Server(db, env)
+    server = Server(db, env, command)
     server.initialize()
     elapsed = time.perf_counter() - started
     server.close()
     return elapsed
 
 
-def floor_once() -> float:
+def floor_once(python: str = sys.executable, env: dict[str, str] | None = None) -> float:
     """Spawn and ``import mcp.server.lowlevel``, up to a line the child prints after the import
     (not its exit, which the server's figure does not include either)."""
     started = time.perf_counter()
     child = subprocess.Popen(
-        [sys.executable, "-c", "import mcp.server.lowlevel; print(flush=True); input()"],
+        [python, "-c", "import mcp.server.lowlevel; print(flush=True); input()"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
+        env=env,
     )
     assert child.stdout is not None
     child.stdout.readline()
@@ -192,8 +200,9 @@ def round_trips(
 
 
 def lookups(db: Path, env: dict[str, str], codes: list[tuple[str, str]], n: int) -> Any:
+    argv = ["from pmgs_core import PMGSStore", str(db), json.dumps(codes), str(n)]
     done = subprocess.run(
-        [sys.executable, "-c", _LOOKUP_SCRIPT, str(db), json.dumps(codes), str(n)],
+        [sys.executable, "-c", LOOKUP_SCRIPT, *argv],
         env=env,
         check=True,
         capture_output=True,
@@ -221,9 +230,12 @@ def main() -> int:
 
     with PMGSStore.open(args.db) as store:
         document_id = store.list_documents("fterm_explanation", limit=1)["items"][0]["document_id"]
+    for env in envs.values():  # warm-up: fill the bytecode cache
+        start_once(args.db, env)
+    floor_env = side_env(None)
     starts: dict[str, list[float]] = {"floor": [], "before": [], "after": []}
     for _ in range(args.starts):
-        starts["floor"].append(floor_once())
+        starts["floor"].append(floor_once(env=floor_env))
         for name, env in envs.items():
             starts[name].append(start_once(args.db, env))
     codes = [("fi", "G06F3/048"), ("ipc", "G06F3/048"), ("fterm", examples["fterm_large_theme"])]

@@ -364,3 +364,17 @@ def test_table_aliases(sql: str, expected: dict[str, set[str]]) -> None:
     found = table_aliases(sql)
     for alias, tables in expected.items():
         assert found[alias] == tables
+
+
+def test_scope_notes_seek_the_heading_index(ro_conn: sqlite3.Connection) -> None:
+    """A code's scope notes are found by (document, heading), not by reading every segment of
+    a long handbook or explanation through the page index."""
+    from pmgs_core.store._lookup import LookupMixin
+
+    plan = [
+        str(row[3])
+        for row in ro_conn.execute(
+            "EXPLAIN QUERY PLAN " + LookupMixin._SCOPE_NOTES_SQL, (1, "A01B1/00", "ja", 5)
+        )
+    ]
+    assert any("document_text_heading (document_id=? AND heading=?)" in step for step in plan), plan

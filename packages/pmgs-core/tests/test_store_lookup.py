@@ -129,6 +129,26 @@ def test_ipc_edition_priority_skips_missing_editions(
         assert record["match_status"] == "exact"
 
 
+def test_ipc_canonical_older_edition_beats_a_reference_in_the_first(
+    writable_copy: Path, examples: dict[str, str]
+) -> None:
+    """8U holding the code only as a reference does not hide the canonical 8B record (the
+    store asks 8U first and every edition only when 8U has no canonical record)."""
+    code = examples["ipc_two_versions_old_expired"]
+    with sqlite3.connect(writable_copy) as connection:
+        connection.execute(
+            "UPDATE concept SET status = 'reference_only' "
+            "WHERE scheme = 'ipc' AND code = ? AND edition = '8U'",
+            (code,),
+        )
+    connection.close()
+    with PMGSStore.open(writable_copy) as altered:
+        record = altered.lookup("ipc", code)
+        first = altered.lookup("ipc", code, edition="8U")
+    assert (record["edition"], record["record_status"]) == ("8B", "canonical")
+    assert (first["edition"], first["record_status"]) == ("8U", "reference_only")
+
+
 def test_not_found_is_an_empty_record(store: PMGSStore) -> None:
     record = store.lookup("fi", "H99Z999/99")
     assert record["match_status"] == "not_found"

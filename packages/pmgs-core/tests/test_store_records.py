@@ -115,6 +115,53 @@ def test_response_too_large(
         store.lookup("fterm", examples["fterm_large_theme"], relation_limit=200)
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        None,
+        True,
+        False,
+        0,
+        -(2**31),
+        2**31,
+        -(2**63),
+        2**64,
+        -1.2345678901234567e-308,
+        "",
+        "\x00\x1f",
+        '"\\',
+        "分類",
+        "\U0001f600",
+        [],
+        {},
+        [[]],
+        {"": None},
+        [False] * 50,
+        {"\x01" * 3: ["\x02" * 5, None, False]},
+    ],
+)
+def test_the_size_bound_holds_for_the_worst_cases(value: object) -> None:
+    """Compact UTF-8 JSON never exceeds the marshal bound the fast path relies on."""
+    import json
+    import marshal
+
+    from pmgs_core.records import JSON_BYTES_PER_MARSHAL_BYTE
+
+    json_bytes = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+    assert json_bytes <= JSON_BYTES_PER_MARSHAL_BYTE * len(marshal.dumps(value, 2))
+
+
+def test_a_record_over_the_limit_by_escapes_is_refused() -> None:
+    """Control characters take 6 bytes of JSON each: past the bound, the exact size decides."""
+    from pmgs_core.records import MAX_RESPONSE_BYTES, ensure_response_size
+
+    chars = MAX_RESPONSE_BYTES // 6 + 10
+    ensure_response_size({"body": "a" * chars})
+    with pytest.raises(PMGSQueryError) as caught:
+        ensure_response_size({"body": "\x01" * chars})
+    assert caught.value.details == {"max_bytes": MAX_RESPONSE_BYTES, "bytes": 6 * chars + 11}
+
+
 def test_error_codes_are_listed_and_pickle() -> None:
     import pickle
 
@@ -153,13 +200,42 @@ def test_public_names_exported() -> None:
 
 
 def test_import_stays_light() -> None:
+    # pmgs_core.check (the formula reader), diff, collection and tempfile are imported on
+    # first use: the stdio MCP server's start pays for none of them (issue 33).
     code = (
         "import sys, pmgs_core; "
         "heavy = [m for m in ('platformdirs', 'jsonschema', 'pmgs_build', 'json.tool', "
-        "'sqlite_utils') "
+        "'sqlite_utils', 'pmgs_core.check', 'pmgs_core.diff', 'pmgs_core.collection', "
+        "'tempfile') "
         "if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_every_public_name_resolves_in_a_fresh_process() -> None:
+    """``from pmgs_core import X`` works for every name of ``__all__``, the ones served lazily
+    (PEP 562) included, in a fresh process (nothing of pmgs_core imported before)."""
+    code = (
+        "import importlib, sys\n"
+        "missing = []\n"
+        "for name in sys.argv[1:]:\n"
+        "    try:\n"
+        "        exec(f'from pmgs_core import {name}')\n"
+        "    except ImportError as error:\n"
+        "        missing.append(f'{name}: {error}')\n"
+        "print(missing)\n"
+    )
+    names = list(pmgs_core.__all__)
+    assert {"diff_releases", "CodeCheckRecord", "resolve_database", "Collection"} <= set(names)
+    out = subprocess.run(
+        [sys.executable, "-c", code, *names], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
+    for name in names:
+        assert getattr(pmgs_core, name) is not None, name
+    assert pmgs_core.MAX_CHECK_CODES == 10_000
+    with pytest.raises(AttributeError):
+        pmgs_core.no_such_name  # noqa: B018

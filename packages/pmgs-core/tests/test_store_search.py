@@ -24,7 +24,10 @@ def _error(call: object) -> PMGSQueryError:
 def _traced(store: PMGSStore) -> Iterator[list[str]]:
     statements: list[str] = []
     connection = store._connection()
-    connection.set_trace_callback(statements.append)
+    # BEGIN and COMMIT frame every call (one read snapshot); they read nothing.
+    connection.set_trace_callback(
+        lambda sql: None if sql in {"BEGIN", "COMMIT"} else statements.append(sql)
+    )
     try:
         yield statements
     finally:

@@ -5,20 +5,9 @@ architecture test refuses imports of anything else, so the modules behind this f
 reorganised without breaking the other packages (ADR 0001).
 """
 
+import importlib
 from typing import TYPE_CHECKING
 
-from pmgs_core.check import CHECK_STATUSES, MAX_CHECK_CODES, CodeCheckRecord
-from pmgs_core.datadir import (
-    CurrentPointer,
-    ResolvedDatabase,
-    check_pointer_metadata,
-    content_addressed_path,
-    default_data_dir,
-    read_current_pointer,
-    resolve_database,
-    write_current_pointer,
-)
-from pmgs_core.diff import DIFF_SECTIONS, ReleaseDiff, diff_releases
 from pmgs_core.errors import (
     ERROR_CATEGORIES,
     ERROR_CODES,
@@ -101,6 +90,7 @@ from pmgs_core.store import MAX_LIMIT, PMGSStore
 from pmgs_core.viewer_paths import code_viewer_path, document_viewer_path
 
 if TYPE_CHECKING:
+    from pmgs_core.check import CHECK_STATUSES, MAX_CHECK_CODES, CodeCheckRecord
     from pmgs_core.collection import (
         COLLECTION_FILE,
         COLLECTION_RECORD_NAMES,
@@ -114,37 +104,55 @@ if TYPE_CHECKING:
         watch_folders,
         write_settings,
     )
+    from pmgs_core.datadir import (
+        CurrentPointer,
+        ResolvedDatabase,
+        check_pointer_metadata,
+        content_addressed_path,
+        default_data_dir,
+        read_current_pointer,
+        resolve_database,
+        write_current_pointer,
+    )
+    from pmgs_core.diff import DIFF_SECTIONS, ReleaseDiff, diff_releases
 
     __version__: str
 
 
-_COLLECTION_EXPORTS = frozenset(
-    {
-        "COLLECTION_FILE",
-        "COLLECTION_RECORD_NAMES",
-        "Collection",
-        "collection_json_schema",
-        "DEFAULT_SETTINGS",
-        "FolderSync",
-        "read_settings",
-        "text_files",
-        "vectors_available",
-        "watch_folders",
-        "write_settings",
-    }
-)
-"""Names served from :mod:`pmgs_core.collection` on first use: it imports sqlite-utils, whose
-start-up cost ``pmgs lookup`` must not pay."""
+_LAZY_EXPORTS: dict[str, str] = {
+    name: module
+    for module, names in (
+        (
+            "collection",
+            "COLLECTION_FILE COLLECTION_RECORD_NAMES Collection collection_json_schema "
+            "DEFAULT_SETTINGS FolderSync read_settings text_files vectors_available "
+            "watch_folders write_settings",
+        ),
+        ("check", "CHECK_STATUSES MAX_CHECK_CODES CodeCheckRecord"),
+        ("diff", "DIFF_SECTIONS ReleaseDiff diff_releases"),
+        (
+            "datadir",
+            "CurrentPointer ResolvedDatabase check_pointer_metadata content_addressed_path "
+            "default_data_dir read_current_pointer resolve_database write_current_pointer",
+        ),
+    )
+    for name in names.split()
+}
+"""Names served from their module on first use (PEP 562), by module: the collection imports
+sqlite-utils, whose start-up cost ``pmgs lookup`` must not pay; ``check`` (the formula
+reader), ``diff`` and ``datadir`` cost the stdio MCP server tens of milliseconds of its start
+that no answer before the first call needs."""
 
 
 def __getattr__(name: str) -> object:
     """Look the version up only when asked: importlib.metadata costs ~60 ms of cold start,
-    and ``pmgs lookup`` must start in 0.3 s. The collection is imported lazily for the same
-    reason."""
-    if name in _COLLECTION_EXPORTS:
-        from pmgs_core import collection
-
-        return getattr(collection, name)
+    and ``pmgs lookup`` must start in 0.3 s. The modules of :data:`_LAZY_EXPORTS` are
+    imported on first use for the same reason."""
+    module = _LAZY_EXPORTS.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f"pmgs_core.{module}"), name)
+        globals()[name] = value
+        return value
     if name == "__version__":
         return distribution_version("pmgs-core")
     raise AttributeError(f"module 'pmgs_core' has no attribute {name!r}")

@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
@@ -313,6 +312,8 @@ def write_atomically(target: Path, payload: bytes) -> None:
     collection's settings).
     """
     target.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # here: it imports random, shutil and the compressors (ms of start-up)
+
     fd, temp_name = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

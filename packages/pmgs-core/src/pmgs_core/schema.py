@@ -240,6 +240,8 @@ CREATE INDEX relation_from ON relation (from_concept_id, kind, sequence);
 CREATE INDEX relation_to ON relation (to_concept_id, kind, sequence);
 CREATE INDEX document_kind ON document (kind, id);
 CREATE INDEX document_text_page ON document_text (document_id, page, sequence_number);
+-- lookup's scope notes: the segments of a linked document headed by the code itself.
+CREATE INDEX document_text_heading ON document_text (document_id, heading);
 CREATE INDEX document_link_concept ON document_link (concept_id, document_id);
 CREATE INDEX document_link_document ON document_link (document_id, sequence);
 CREATE INDEX build_issue_code ON build_issue (code);

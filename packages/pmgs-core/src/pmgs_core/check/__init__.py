@@ -12,7 +12,6 @@ names is ``not_found``.
 from __future__ import annotations
 
 import datetime
-from typing import Final
 
 from pmgs_core.check._formula import (
     MAX_INPUT_CHARS,
@@ -33,6 +32,7 @@ from pmgs_core.check._records import (
 )
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.notation import InvalidCodeError, parse_code
+from pmgs_core.records import MAX_CHECK_CODES
 
 __all__ = [
     "ATTENTION_STATUSES",
@@ -48,9 +48,6 @@ __all__ = [
     "occurrence_item",
     "read_occurrences",
 ]
-
-MAX_CHECK_CODES: Final = 10_000
-"""Most code occurrences one call reads (the MCP tool allows 200)."""
 
 
 def check_since(since: object) -> str | None:

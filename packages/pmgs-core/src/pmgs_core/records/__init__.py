@@ -8,9 +8,10 @@ carries its sources and says it is evidence, never an instruction (ADRs 0004, 00
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Sequence
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records._collection import (
@@ -82,6 +83,7 @@ from pmgs_core.records._shapes import (
 __all__ = [
     "CONTENT_ROLE",
     "EVIDENCE_NOTICE",
+    "MAX_CHECK_CODES",
     "MAX_RESPONSE_BYTES",
     "RECORD_SCHEMA_NAMES",
     "SEARCH_INDEXES",
@@ -162,6 +164,10 @@ EVIDENCE_NOTICE: Final = (
 MAX_RESPONSE_BYTES: Final = 4 * 1024 * 1024
 """Largest response, as UTF-8 JSON; anything larger fails with ``RESPONSE_TOO_LARGE``."""
 
+MAX_CHECK_CODES: Final = 10_000
+"""Most code occurrences one ``check_codes`` call reads (the MCP tool allows 200); here, not in
+:mod:`pmgs_core.check`, so that the store's signature does not import the formula reader."""
+
 RECORD_SCHEMA_NAMES: Final = (
     "classification",
     "hierarchy_page",
@@ -197,12 +203,33 @@ def code_ref(row: Sequence[Any]) -> CodeRef:
     }
 
 
+JSON_BYTES_PER_MARSHAL_BYTE: Final = 6
+"""Compact UTF-8 JSON of plain data is at most this many times its ``marshal`` version-2 form.
+
+Version 2 writes no back-references, so every string, number and container is written in
+full: a string as 5 bytes and its UTF-8 (JSON: 2 quotes and at most 6 bytes per UTF-8 byte,
+``\\u0000``), a 4-byte int as 5 bytes (at most 11 digits), a larger one as at least 15
+(at most 20), a float as 9 (at most 24), ``None``/``True``/``False`` as 1 (``false`` and a
+comma: 6), a list as 5 plus its items (brackets; a comma an item is counted with the item), a
+dict as 2 plus its keys and values (braces; a colon and a comma ride on the key's 5 bytes).
+The test suite checks the bound on the worst cases of each kind.
+"""
+
+
 def ensure_response_size(record: object) -> None:
     """Fail closed with ``RESPONSE_TOO_LARGE`` when a record exceeds 4 MiB as UTF-8 JSON.
 
     A client that silently truncates a large answer would hand an AI half a definition that
-    looks whole; refusing lets the caller page with a smaller limit instead.
+    looks whole; refusing lets the caller page with a smaller limit instead. Records far below
+    the limit (nearly all) are let through on a bound from their ``marshal`` size, which is
+    three times as fast to compute as the JSON (see :data:`JSON_BYTES_PER_MARSHAL_BYTE`).
     """
+    try:
+        bound = JSON_BYTES_PER_MARSHAL_BYTE * len(marshal.dumps(cast(Any, record), 2))
+    except ValueError:  # not plain data: json.dumps below says what it cannot encode
+        bound = MAX_RESPONSE_BYTES + 1
+    if bound <= MAX_RESPONSE_BYTES:
+        return
     size = len(json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
     if size > MAX_RESPONSE_BYTES:
         raise PMGSQueryError(

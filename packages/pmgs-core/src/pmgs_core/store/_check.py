@@ -9,23 +9,11 @@ revision table's ``amended_to`` edges. Transfer targets are never computed.
 from __future__ import annotations
 
 import re
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from pmgs_core.check import (
-    ATTENTION_STATUSES,
-    MAX_CHECK_CODES,
-    CheckStatus,
-    CodeCheckItem,
-    CodeCheckRecord,
-    InputKind,
-    RevisionEvidence,
-    check_since,
-    occurrence_item,
-    read_occurrences,
-)
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.notation import parse_code
-from pmgs_core.records import CONTENT_ROLE, EVIDENCE_NOTICE
+from pmgs_core.records import CONTENT_ROLE, EVIDENCE_NOTICE, MAX_CHECK_CODES
 from pmgs_core.schema import SCHEMES
 from pmgs_core.store._arguments import valid_at
 from pmgs_core.store._connection import StoreConnection
@@ -36,7 +24,18 @@ _LABEL: Final = "(?:旧名称|新名称|名称|移行先|日付)"
 _FIELD: Final = re.compile(rf"(?:\A| / )({_LABEL}): (.*?)(?= / {_LABEL}: |\Z)", re.DOTALL)
 _NAMES: Final = {"名称": "title", "旧名称": "old_title", "新名称": "new_title", "日付": "date"}
 
-Resolution = tuple[CheckStatus, str, list[RevisionEvidence]]
+if TYPE_CHECKING:
+    # The formula reader is imported by the first check_codes call: the stdio MCP server
+    # must not pay for it at start.
+    from pmgs_core.check import (
+        CheckStatus,
+        CodeCheckItem,
+        CodeCheckRecord,
+        InputKind,
+        RevisionEvidence,
+    )
+
+    Resolution = tuple[CheckStatus, str, list[RevisionEvidence]]
 
 
 def _fields(body: str) -> dict[str, str]:
@@ -193,6 +192,8 @@ class CheckMixin(_StatusReader):
         text is read. More than ``max_codes`` occurrences is ``TOO_MANY_ITEMS``; bad syntax or
         an unknown tag is ``INVALID_QUERY`` with ``details.reason`` and the position.
         """
+        from pmgs_core.check import check_since, occurrence_item, read_occurrences
+
         self._check_release(release)
         if not isinstance(text, str):
             raise PMGSQueryError("INVALID_ARGUMENT", "text must be a string")
@@ -210,6 +211,8 @@ class CheckMixin(_StatusReader):
     def _check(
         self, items: list[CodeCheckItem], kind: InputKind, since: str | None
     ) -> CodeCheckRecord:
+        from pmgs_core.check import ATTENTION_STATUSES
+
         cache: dict[tuple[str, str], Resolution] = {}
         counts: dict[str, int] = {}
         for item in items:

@@ -20,10 +20,8 @@ from pmgs_core.store._arguments import (
     MAX_DOCUMENT_ID_CHARS,
     MAX_LOCATOR_CHARS,
     SQLITE_MAX_INT,
-    check_edition,
     check_limit,
     check_offset,
-    check_scheme,
     is_int,
     is_text,
     page_fields,
@@ -38,16 +36,10 @@ class DocumentsMixin(ConceptReader):
     """The document capability of :class:`pmgs_core.PMGSStore`."""
 
     def related_documents(
-        self,
-        scheme: str,
-        code: str,
-        release: str = "current",
-        edition: str | None = None,
+        self, scheme: str, code: str, release: str = "current", edition: str | None = None
     ) -> RelatedDocumentsRecord:
         """Every document linked to a code (handbook, explanation, revision, definition)."""
-        checked_scheme = check_scheme(scheme)
-        self._check_release(release)
-        checked_edition = check_edition(checked_scheme, edition)
+        checked_scheme, checked_edition, _language = self._check_address(scheme, release, edition)
         canonical, _version = self._parse(checked_scheme, code)
 
         def run() -> RelatedDocumentsRecord:

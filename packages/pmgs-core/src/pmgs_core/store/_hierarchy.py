@@ -25,11 +25,8 @@ from pmgs_core.store._arguments import (
     MAX_LIMIT,
     Direction,
     check_direction,
-    check_edition,
-    check_language,
     check_limit,
     check_offset,
-    check_scheme,
     page_fields,
     placeholders,
 )
@@ -49,28 +46,17 @@ class _OneWay:
     direction: Direction
 
     def listing(
-        self,
-        scheme: str,
-        code: str,
-        release: str = "current",
-        edition: str | None = None,
-        language: str = "ja",
-        *,
-        limit: int | None = None,
-        offset: int = 0,
+        self, /, *address: Any, limit: int | None = None, offset: int = 0, **named: Any
     ) -> HierarchyPage | list[HierarchySummary]:
-        """A :meth:`HierarchyMixin.hierarchy` page with ``limit``, else every summary."""
+        """A :meth:`HierarchyMixin.hierarchy` page with ``limit``, else every summary.
+
+        ``address`` and ``named`` are the code's arguments of ``hierarchy`` after
+        ``direction``; the method's signature says so (see :func:`_listing_signature`).
+        """
 
         def page(page_limit: int, page_offset: int) -> HierarchyPage:
             return self.store.hierarchy(
-                self.direction,
-                scheme,
-                code,
-                release,
-                edition,
-                language,
-                limit=page_limit,
-                offset=page_offset,
+                self.direction, *address, limit=page_limit, offset=page_offset, **named
             )
 
         if limit is not None:
@@ -92,8 +78,8 @@ def _one_direction(
 ) -> Callable[Concatenate[HierarchyMixin, _Params], _Result]:
     """``listing`` bound to ``direction``: one implementation behind ``parents``/``children``.
 
-    The method has the listing's signature (for :mod:`inspect` and the type checker alike),
-    its own name and docstring.
+    The method has its own name and docstring; its signature for :mod:`inspect` is set
+    below from ``hierarchy``'s.
     """
 
     def method(self: HierarchyMixin, /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
@@ -102,8 +88,23 @@ def _one_direction(
     method.__name__ = direction
     method.__qualname__ = f"HierarchyMixin.{direction}"
     method.__doc__ = doc
-    method.__signature__ = inspect.signature(listing)  # type: ignore[attr-defined]
     return method
+
+
+def _listing_signature() -> inspect.Signature:
+    """``hierarchy``'s signature without ``direction``, ``limit`` optional (None: every
+    summary as a list): what ``parents`` and ``children`` take, said once."""
+    full = inspect.signature(HierarchyMixin.hierarchy)
+    parameters = [
+        parameter.replace(default=None, annotation="int | None")
+        if parameter.name == "limit"
+        else parameter
+        for parameter in full.parameters.values()
+        if parameter.name != "direction"
+    ]
+    return full.replace(
+        parameters=parameters, return_annotation="HierarchyPage | list[HierarchySummary]"
+    )
 
 
 class HierarchyMixin(ConceptReader):
@@ -132,10 +133,9 @@ class HierarchyMixin(ConceptReader):
         children are not listed (they are not current codes).
         """
         checked_direction = check_direction(direction)
-        checked_scheme = check_scheme(scheme)
-        self._check_release(release)
-        checked_language = check_language(language)
-        checked_edition = check_edition(checked_scheme, edition)
+        checked_scheme, checked_edition, checked_language = self._check_address(
+            scheme, release, edition, language
+        )
         checked_limit = check_limit(limit, "limit")
         checked_offset = check_offset(offset, "offset")
         canonical, _version = self._parse(checked_scheme, code)
@@ -338,3 +338,8 @@ class HierarchyMixin(ConceptReader):
         "Children: a :meth:`hierarchy` page with ``limit``, else every summary as a list.",
         _OneWay.listing,
     )
+
+
+# Set once the class exists: the signature is read from its ``hierarchy``.
+HierarchyMixin.parents.__signature__ = _listing_signature()  # type: ignore[attr-defined]
+HierarchyMixin.children.__signature__ = _listing_signature()  # type: ignore[attr-defined]

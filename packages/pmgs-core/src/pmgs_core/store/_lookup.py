@@ -15,18 +15,17 @@ from pmgs_core.records import (
     ClassificationRecord,
     LookupQuery,
     MatchStatus,
+    PropertyItem,
     RelationItem,
     ScopeNote,
     SourceRef,
+    TextItem,
     code_ref,
 )
 from pmgs_core.store._arguments import (
     LOOKUP_DOCUMENT_LIMIT,
-    check_edition,
-    check_language,
     check_limit,
     check_offset,
-    check_scheme,
     page_fields,
     valid_at,
 )
@@ -61,10 +60,9 @@ class LookupMixin(ConceptReader):
         only) selects one revision; without it the revision valid at the release's reference
         date is used. Missing codes and versions are records, not errors.
         """
-        checked_scheme = check_scheme(scheme)
-        self._check_release(release)
-        checked_language = check_language(language)
-        checked_edition = check_edition(checked_scheme, edition)
+        checked_scheme, checked_edition, checked_language = self._check_address(
+            scheme, release, edition, language
+        )
         limit = check_limit(relation_limit, "relation_limit")
         offset = check_offset(relation_offset, "relation_offset")
         canonical, code_version = self._parse(checked_scheme, code)
@@ -141,11 +139,11 @@ class LookupMixin(ConceptReader):
         *,
         exact: bool,
     ) -> ClassificationRecord:
-        concept = self._find_concept(query["scheme"], canonical, query["edition"])
-        if concept is None:
+        found = self._find_concept_revisions(query["scheme"], canonical, query["edition"])
+        if found is None:
             return self._empty_record(query, canonical, "not_found", limit=limit, offset=offset)
+        concept, revisions = found
         concept_id = int(concept[0])
-        revisions = self._revisions(concept_id)
         if version is not None:
             chosen = next((row for row in revisions if row[1] == version), None)
             missing: MatchStatus = "version_not_found"
@@ -180,32 +178,41 @@ class LookupMixin(ConceptReader):
         }
         if revision_source not in record["sources"]:
             record["sources"].append(revision_source)
-        record["texts"] = [
-            {
-                "language": row[0],
-                "text_type": row[1],
-                "line": row[2],
-                "body": row[3],
-                "source": self._source(row[4], row[5]),
-            }
-            for row in self._rows(
-                "SELECT language, text_type, line, body, source_file_id, locator FROM text "
-                "WHERE revision_id = ? AND language = ? ORDER BY line, id",
-                (revision_id, query["language"]),
-            )
-        ]
-        record["properties"] = [
-            {"name": row[0], "value": row[1], "source": self._source(row[2], row[3])}
-            for row in self._rows(
-                "SELECT name, value, source_file_id, locator FROM property "
-                "WHERE revision_id = ? ORDER BY name, id",
-                (revision_id,),
-            )
-        ]
+        self._fill_texts(record, revision_id, query["language"])
         self._fill_relations(record, concept_id, limit, offset)
         self._fill_documents(record, concept_id)
         self._fill_scope_notes(record, concept_id, query["language"])
         return record
+
+    _TEXTS_SQL: Final = """
+        SELECT 0, line, id, language, text_type, body, source_file_id, locator
+        FROM text WHERE revision_id = :revision AND language = :language
+        UNION ALL
+        SELECT 1, name, id, value, NULL, NULL, source_file_id, locator
+        FROM property WHERE revision_id = :revision
+        ORDER BY 1, 2, 3
+    """
+
+    def _fill_texts(self, record: ClassificationRecord, revision_id: int, language: str) -> None:
+        """The revision's texts (by line) and properties (by name), in one statement."""
+        texts: list[TextItem] = []
+        properties: list[PropertyItem] = []
+        for row in self._rows(self._TEXTS_SQL, {"revision": revision_id, "language": language}):
+            source = self._source(row[6], row[7])
+            if row[0] == 0:
+                texts.append(
+                    {
+                        "language": row[3],
+                        "text_type": row[4],
+                        "line": row[1],
+                        "body": row[5],
+                        "source": source,
+                    }
+                )
+            else:
+                properties.append({"name": row[1], "value": row[3], "source": source})
+        record["texts"] = texts
+        record["properties"] = properties
 
     _RELATIONS_SQL: Final = """
         SELECT * FROM (
