@@ -16,6 +16,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from pmgs_build.adapters import ADAPTERS, BuildContext, check_ipc_validity
 from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT
 from pmgs_build.build_counts import BUILD_COUNTS_KEY, encode_build_counts
 from pmgs_build.build_report import BuildReport, GroupCount
-from pmgs_build.digest import logical_digest
+from pmgs_build.digest import metadata_rows
 from pmgs_build.inventory import CSV_GROUPS, Inventory, inventory_of
 from pmgs_build.issues import (
     DEFAULT_ERROR_BUDGET,
@@ -36,6 +37,7 @@ from pmgs_build.issues import (
 from pmgs_build.model import FileStatus, ProgressEvent
 from pmgs_build.output_errors import write_failure
 from pmgs_build.package import PackageReader, ZipLimits, open_package
+from pmgs_build.snapshot_workers import SnapshotWorkers
 from pmgs_build.validate import validate_database
 from pmgs_build.writer import ConceptRegistry, Loader
 from pmgs_core import SCHEMA_VERSION, TABLES, create_indexes, create_schema, rebuild_search_indexes
@@ -114,8 +116,10 @@ class _Build:
         strict: bool = False,
         quarantine_budget: float = DEFAULT_ERROR_BUDGET,
         pdf_timeout: float | None = None,
+        parallel: bool = False,
     ) -> None:
         self.conn = conn
+        self.parallel = parallel
         self.inventory = inventory
         self.progress = progress
         self.log = IssueLog(strict=strict, quarantine_budget=quarantine_budget)
@@ -303,28 +307,46 @@ class _Build:
             counts[entry.data_group] = counts.get(entry.data_group, 0) + 1
         return dict(sorted(counts.items()))
 
-    def index(self) -> str:
-        """Indexes, search indexes, statistics, checks; returns the logical digest."""
+    def index(self, temporary: Path) -> str:
+        """Indexes, search indexes, statistics, checks; returns the logical digest.
+
+        With ``parallel``, bigrams and the digest come from worker processes reading a copy
+        of the file as it is now (ADR 0028); the statements run here are the same.
+        """
         conn = self.conn
-        for phase, step in (
-            ("index", create_indexes),
-            ("search_index", rebuild_search_indexes),
-            ("analyze", lambda c: c.execute("ANALYZE")),
-        ):
-            started = time.perf_counter()
-            self._emit(phase, 0, 1, "steps")
-            step(conn)
-            self._timed(phase, started)
-        violations = conn.execute("PRAGMA foreign_key_check").fetchall()
-        if violations:
-            raise _fail(
-                IssueCode.DATABASE_CHECK_FAILED,
-                f"{len(violations)} foreign key violations, first: {violations[0]}",
-            )
-        self.record_counts()  # before the digest, which covers it
         started = time.perf_counter()
-        self._emit("digest", 0, 1, "steps")
-        digest = logical_digest(conn)
+        self._emit("index", 0, 1, "steps")
+        counts = self.build_counts()  # final now; written where it always was, below
+        workers = SnapshotWorkers(
+            temporary, [*metadata_rows(conn), (BUILD_COUNTS_KEY, counts)], parallel=self.parallel
+        )
+        self._timed("index", started)
+        try:
+            for phase, step in (
+                ("index", create_indexes),
+                ("search_index", partial(rebuild_search_indexes, bigrams=workers.bigrams)),
+                ("analyze", lambda c: c.execute("ANALYZE")),
+            ):
+                started = time.perf_counter()
+                if phase != "index":
+                    self._emit(phase, 0, 1, "steps")
+                step(conn)
+                self._timed(phase, started)
+            violations = conn.execute("PRAGMA foreign_key_check").fetchall()
+            if violations:
+                raise _fail(
+                    IssueCode.DATABASE_CHECK_FAILED,
+                    f"{len(violations)} foreign key violations, first: {violations[0]}",
+                )
+            # before the digest, which covers it
+            conn.execute(
+                "INSERT INTO metadata (key, value) VALUES (?, ?)", (BUILD_COUNTS_KEY, counts)
+            )
+            started = time.perf_counter()
+            self._emit("digest", 0, 1, "steps")
+            digest = workers.digest(conn)
+        finally:
+            workers.close()
         conn.execute("INSERT INTO metadata (key, value) VALUES ('logical_digest', ?)", (digest,))
         self._timed("digest", started)
         return digest
@@ -343,8 +365,8 @@ class _Build:
             )
         return dict(sorted(counts.items()))
 
-    def record_counts(self) -> None:
-        """Store what was written (``metadata.build_counts``) for ``validate_database``.
+    def build_counts(self) -> str:
+        """What was written (``metadata.build_counts``), for ``validate_database``.
 
         The figures come from the loader and the adapters, not from SQLite, so validation
         compares what the builder meant to write with what the file holds.
@@ -361,10 +383,7 @@ class _Build:
             for table, counter in loader.rows_by_source.items()
         }
         groups = {group: count.to_dict() for group, count in self.group_counts().items()}
-        self.conn.execute(
-            "INSERT INTO metadata (key, value) VALUES (?, ?)",
-            (BUILD_COUNTS_KEY, encode_build_counts(tables, groups, records, rows)),
-        )
+        return encode_build_counts(tables, groups, records, rows)
 
 
 def _remove_stale_temporaries(output: Path) -> None:
@@ -434,6 +453,7 @@ def build_database(
     strict: bool = False,
     quarantine_budget: float | None = None,
     pdf_timeout: float | None = DEFAULT_PDF_TIMEOUT,
+    parallel: bool = True,
 ) -> BuildReport:
     """Build the reference database of the package at ``source`` into the new file ``output``.
 
@@ -448,9 +468,11 @@ def build_database(
     ``FORMAT_NOT_RECOGNISED``. ``strict`` with a ``quarantine_budget`` is a ``ValueError``:
     one refuses every quarantined record, the other says how many may be kept.
     ``pdf_timeout`` is the seconds one definition PDF may take in a text worker before it is
-    killed (``PDF_TIMEOUT``; None: no limit). Raises :class:`BuildError` (with every error
-    issue found) when the package cannot be trusted or ``output`` exists; then no file
-    is left behind.
+    killed (``PDF_TIMEOUT``; None: no limit). ``parallel=False`` keeps the work after the
+    load in this process (no worker processes cutting bigrams and computing the digest from
+    a copy of the file, ADR 0028); the file is the same bytes either way. Raises
+    :class:`BuildError` (with every error issue found) when the package cannot be trusted
+    or ``output`` exists; then no file is left behind.
     """
     budget = quarantine_budget_of(strict, quarantine_budget)
     started = time.perf_counter()
@@ -484,13 +506,14 @@ def build_database(
                 strict=strict,
                 quarantine_budget=budget,
                 pdf_timeout=pdf_timeout,
+                parallel=parallel,
             )
             build.phase_seconds["inventory"] = inventory_seconds
             conn.execute("BEGIN")
             build.parse()
             build.finalize()
             conn.execute("COMMIT")
-            digest = build.index()
+            digest = build.index(temporary)
             table_counts = {
                 table: int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])  # noqa: S608
                 for table in TABLES

@@ -1,0 +1,99 @@
+"""The worker processes of a build (ADR 0028) change nothing in the file it publishes.
+
+A build cuts half the search-index bigrams and computes the logical digest in processes that
+read a copy of the temporary file; the writer runs the same statements as alone. So a build
+with them (``parallel=True``, the workers' chunks waited for, so that their part is certain
+to be used) and one without must give byte-identical files, and the digest stored must be
+the one recomputed from the published file by this process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import pmgs_core.schema
+from pmgs_build import build as build_module
+from pmgs_build import build_database, logical_digest
+from pmgs_build.digest import metadata_rows
+from pmgs_build.snapshot_workers import SnapshotWorkers, snapshot_path
+from pmgs_build.testing import generate_package
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate_package(
+        tmp_path_factory.mktemp("parallel"), scale=0.002, seed=11, with_documents=True
+    ).path
+
+
+def test_parallel_and_serial_builds_are_the_same_bytes(
+    package: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Small chunks: many of them, so that the worker cuts several (the odd-numbered ones).
+    monkeypatch.setattr(pmgs_core.schema, "SEARCH_CHUNK_ROWS", 97)
+    monkeypatch.setattr(SnapshotWorkers, "wait_for_bigrams", True)
+    caplog.set_level(logging.INFO, logger="pmgs_build")
+    serial = build_database(package, tmp_path / "serial.sqlite", parallel=False)
+    assert "bigram worker" not in caplog.text
+    parallel = build_database(package, tmp_path / "parallel.sqlite", parallel=True)
+    chunks = [r.getMessage() for r in caplog.records if r.getMessage().startswith("bigram")]
+    assert len(chunks) == 1
+    used, total = (int(word) for word in chunks[0].split() if word.isdigit())
+    assert total > 4
+    assert used == total // 2  # every odd-numbered chunk came from the worker
+    assert "logical digest from the digest worker" in caplog.text
+    assert _sha256(Path(parallel.output)) == _sha256(Path(serial.output))
+    assert parallel.logical_digest == serial.logical_digest
+    conn = sqlite3.connect(parallel.output)
+    try:
+        assert logical_digest(conn) == parallel.logical_digest
+    finally:
+        conn.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["parallel.sqlite", "serial.sqlite"]
+
+
+def test_a_digest_given_its_metadata_equals_the_one_read_from_the_table(
+    package: Path, tmp_path: Path
+) -> None:
+    report = build_database(package, tmp_path / "a.sqlite", parallel=False)
+    conn = sqlite3.connect(report.output)
+    try:
+        rows = metadata_rows(conn)
+        assert [key for key, _ in rows] == sorted(key for key, _ in rows)
+        assert logical_digest(conn, metadata=rows) == report.logical_digest
+        changed = [(k, v + "x") if k == "release_id" else (k, v) for k, v in rows]
+        assert logical_digest(conn, metadata=changed) != report.logical_digest
+    finally:
+        conn.close()
+
+
+def test_a_failed_parallel_build_leaves_no_snapshot(
+    package: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(conn: sqlite3.Connection) -> None:
+        raise RuntimeError("stop after the snapshot was taken")
+
+    monkeypatch.setattr(build_module, "create_indexes", fail)
+    with pytest.raises(RuntimeError):
+        build_database(package, tmp_path / "out.sqlite", parallel=True)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_snapshot_is_named_for_the_stale_file_sweep(tmp_path: Path) -> None:
+    temporary = tmp_path / ".out.sqlite.tmp-4242"
+    snapshot = snapshot_path(temporary)
+    assert snapshot.name == ".out.sqlite.tmp-snapshot-4242"
+    assert snapshot.name.startswith(".out.sqlite.tmp-")
+    assert snapshot.name.rsplit("-", 1)[-1] == "4242"
