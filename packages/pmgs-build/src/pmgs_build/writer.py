@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Final
+from typing import Final, TypedDict, Unpack
 
 __all__ = ["ConceptRegistry", "Loader", "Reservation"]
 
@@ -143,6 +143,15 @@ class Loader:
             self._flush(table)
 
 
+class Span(TypedDict, total=False):
+    """Where a revision stands: hierarchy level, order and validity (all optional)."""
+
+    level: int | None
+    sequence: int | None
+    valid_from: str | None
+    valid_to: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class Reservation:
     """A code referred to before (or without) being defined: what its reference-only row
@@ -209,14 +218,7 @@ class ConceptRegistry:
         return concept_id
 
     def define(
-        self,
-        scheme: str,
-        edition: str,
-        code: str,
-        kind: str,
-        *,
-        source_file_id: int,
-        locator: str,
+        self, scheme: str, edition: str, code: str, kind: str, *, source_file_id: int, locator: str
     ) -> int | None:
         """Insert a canonical concept and return its id; None if it is already defined."""
         concept_id, new = self._id_of(scheme, edition, code)
@@ -232,14 +234,7 @@ class ConceptRegistry:
         return concept_id
 
     def reference(
-        self,
-        scheme: str,
-        edition: str,
-        code: str,
-        kind: str,
-        *,
-        source_file_id: int,
-        locator: str,
+        self, scheme: str, edition: str, code: str, kind: str, *, source_file_id: int, locator: str
     ) -> int:
         """The id of a concept, reserving one (to become reference-only) if it is unknown."""
         concept_id, new = self._id_of(scheme, edition, code)
@@ -261,16 +256,7 @@ class ConceptRegistry:
         return self._base_revision[concept_id] or None
 
     def add_revision(
-        self,
-        concept_id: int,
-        version: str,
-        source_file_id: int,
-        locator: str,
-        *,
-        level: int | None = None,
-        sequence: int | None = None,
-        valid_from: str | None = None,
-        valid_to: str | None = None,
+        self, concept_id: int, version: str, source_file_id: int, locator: str, **span: Unpack[Span]
     ) -> int:
         """Insert a revision and return its id (remembered as base when version is '')."""
         revision_id = self._loader.new_id("revision")
@@ -280,10 +266,10 @@ class ConceptRegistry:
                 revision_id,
                 concept_id,
                 version,
-                valid_from,
-                valid_to,
-                level,
-                sequence,
+                span.get("valid_from"),
+                span.get("valid_to"),
+                span.get("level"),
+                span.get("sequence"),
                 source_file_id,
                 locator,
             ),
