@@ -13,12 +13,13 @@ import hashlib
 import logging
 import sqlite3
 from pathlib import Path
+from traceback import extract_tb
 
 import pytest
 
 import pmgs_core.schema
+from pmgs_build import BuildError, IssueCode, build_database, logical_digest, write_process
 from pmgs_build import build as build_module
-from pmgs_build import build_database, logical_digest
 from pmgs_build.digest import metadata_rows
 from pmgs_build.snapshot_workers import SnapshotWorkers, snapshot_path
 from pmgs_build.testing import generate_package
@@ -88,6 +89,23 @@ def test_a_failed_parallel_build_leaves_no_snapshot(
     monkeypatch.setattr(build_module, "create_indexes", fail)
     with pytest.raises(RuntimeError):
         build_database(package, tmp_path / "out.sqlite", parallel=True)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_in_the_writer_process_is_an_output_write_failure(
+    package: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # max_page_count makes SQLite report a full database exactly as a full disk does; the
+    # schema fits in the limit, the rows do not, so it is the writer process that fails.
+    limited = (*write_process.LOAD_PRAGMAS, "PRAGMA max_page_count = 60")
+    monkeypatch.setattr(write_process, "LOAD_PRAGMAS", limited)
+    with pytest.raises(BuildError) as caught:
+        build_database(package, tmp_path / "out.sqlite", parallel=True)
+    assert caught.value.code == IssueCode.OUTPUT_WRITE_FAILED
+    assert "SQLITE_FULL" in str(caught.value)
+    cause = caught.value.__cause__
+    assert isinstance(cause, sqlite3.Error)  # rebuilt from the writer's report
+    assert "write_process.py" in {Path(f.filename).name for f in extract_tb(cause.__traceback__)}
     assert list(tmp_path.iterdir()) == []
 
 

@@ -39,6 +39,7 @@ from pmgs_build.output_errors import write_failure
 from pmgs_build.package import PackageReader, ZipLimits, open_package
 from pmgs_build.snapshot_workers import SnapshotWorkers
 from pmgs_build.validate import validate_database
+from pmgs_build.write_process import WriteProcess, open_for_load
 from pmgs_build.writer import ConceptRegistry, Loader
 from pmgs_core import SCHEMA_VERSION, TABLES, create_indexes, create_schema, rebuild_search_indexes
 
@@ -117,13 +118,14 @@ class _Build:
         quarantine_budget: float = DEFAULT_ERROR_BUDGET,
         pdf_timeout: float | None = None,
         parallel: bool = False,
+        writer: WriteProcess | None = None,
     ) -> None:
         self.conn = conn
         self.parallel = parallel
         self.inventory = inventory
         self.progress = progress
         self.log = IssueLog(strict=strict, quarantine_budget=quarantine_budget)
-        self.loader = Loader(conn)
+        self.loader = Loader(conn, writer=writer)
         self.registry = ConceptRegistry(self.loader)
         self.ctx = BuildContext(
             self.loader,
@@ -232,7 +234,7 @@ class _Build:
                 ),
             )
         self.loader.flush()
-        self.conn.execute(
+        self.loader.execute(
             "INSERT INTO release (release_id, reference_date, source_manifest_sha256, "
             "attribution) VALUES (?, ?, ?, ?)",
             (
@@ -242,7 +244,7 @@ class _Build:
                 attribution,
             ),
         )
-        self.conn.executemany(
+        self.loader.executemany(
             "INSERT INTO metadata (key, value) VALUES (?, ?)",
             [
                 ("schema_version", str(SCHEMA_VERSION)),
@@ -491,13 +493,12 @@ def build_database(
     temporary = output_path.with_name(f".{output_path.name}.tmp-{os.getpid()}")
     temporary.unlink(missing_ok=True)
     try:
-        conn = sqlite3.connect(temporary, isolation_level=None)
+        conn = open_for_load(temporary)
+        writer: WriteProcess | None = None
         try:
-            conn.execute("PRAGMA journal_mode = OFF")
-            conn.execute("PRAGMA synchronous = OFF")
-            conn.execute("PRAGMA cache_size = -131072")
-            conn.execute("PRAGMA temp_store = MEMORY")
             create_schema(conn)
+            if parallel:
+                writer = WriteProcess.start(temporary)
             build = _Build(
                 conn,
                 inventory,
@@ -507,12 +508,17 @@ def build_database(
                 quarantine_budget=budget,
                 pdf_timeout=pdf_timeout,
                 parallel=parallel,
+                writer=writer,
             )
             build.phase_seconds["inventory"] = inventory_seconds
-            conn.execute("BEGIN")
+            build.loader.execute("BEGIN")
             build.parse()
             build.finalize()
-            conn.execute("COMMIT")
+            build.loader.execute("COMMIT")
+            build.loader.flush()
+            if writer is not None:
+                writer.close()
+                writer = build.loader.writer = None
             digest = build.index(temporary)
             table_counts = {
                 table: int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])  # noqa: S608
@@ -521,6 +527,8 @@ def build_database(
             warnings = _warning_counts(conn)
             conn.execute("PRAGMA journal_mode = DELETE")
         finally:
+            if writer is not None:
+                writer.close(kill=True)
             conn.close()
         validation = _validate(temporary, build)
         database_bytes = temporary.stat().st_size

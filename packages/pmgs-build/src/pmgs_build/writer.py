@@ -17,7 +17,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Final, TypedDict, Unpack
+from typing import TYPE_CHECKING, Final, TypedDict, Unpack
+
+if TYPE_CHECKING:
+    from pmgs_build.write_process import WriteProcess
 
 __all__ = ["ConceptRegistry", "Loader", "Reservation"]
 
@@ -89,9 +92,17 @@ _COLUMNS: Final[dict[str, tuple[str, ...]]] = {
 class Loader:
     """Buffers rows per table and writes them with ``executemany`` in large batches."""
 
-    def __init__(self, conn: sqlite3.Connection, batch_size: int = 5000) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        batch_size: int = 5000,
+        *,
+        writer: WriteProcess | None = None,
+    ) -> None:
         self.conn = conn
         self.batch_size = batch_size
+        self.writer = writer
+        """While set, statements go to this writer process instead of ``conn`` (ADR 0028)."""
         self._buffers: dict[str, list[Row]] = {table: [] for table in _COLUMNS}
         # Table and column names come from _COLUMNS above, never from input.
         self._sql = {
@@ -127,10 +138,24 @@ class Loader:
         if len(buffer) >= self.batch_size:
             self._flush(table)
 
+    def execute(self, sql: str, params: Sequence[object] = ()) -> None:
+        """Run one statement where the rows go (the writer process, if there is one)."""
+        if self.writer is None:
+            self.conn.execute(sql, params)
+        else:
+            self.writer.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        """Run one statement per row where the rows go."""
+        if self.writer is None:
+            self.conn.executemany(sql, rows)
+        else:
+            self.writer.executemany(sql, rows)  # pickled at once: the caller may reuse rows
+
     def _flush(self, table: str) -> None:
         buffer = self._buffers[table]
         if buffer:
-            self.conn.executemany(self._sql[table], buffer)
+            self.executemany(self._sql[table], buffer)
             self.rows_written[table] += len(buffer)
             column = self._source_column.get(table)
             if column is not None:  # Counter.update over itemgetter runs in C
@@ -138,9 +163,11 @@ class Loader:
             buffer.clear()
 
     def flush(self) -> None:
-        """Write every queued row."""
+        """Write every queued row (and wait for the writer process to have written them)."""
         for table in self._buffers:
             self._flush(table)
+        if self.writer is not None:
+            self.writer.sync()
 
 
 class Span(TypedDict, total=False):
