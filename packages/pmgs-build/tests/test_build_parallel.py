@@ -47,7 +47,8 @@ def test_parallel_and_serial_builds_are_the_same_bytes(
     monkeypatch.setattr(SnapshotWorkers, "wait_for_bigrams", True)
     caplog.set_level(logging.INFO, logger="pmgs_build")
     serial = build_database(package, tmp_path / "serial.sqlite", parallel=False)
-    assert "bigram worker" not in caplog.text
+    assert "worker" not in caplog.text
+    assert "writer process" not in caplog.text
     parallel = build_database(package, tmp_path / "parallel.sqlite", parallel=True)
     chunks = [r.getMessage() for r in caplog.records if r.getMessage().startswith("bigram")]
     assert len(chunks) == 1
@@ -55,6 +56,7 @@ def test_parallel_and_serial_builds_are_the_same_bytes(
     assert total > 4
     assert used == total // 2  # every odd-numbered chunk came from the worker
     assert "logical digest from the digest worker" in caplog.text
+    assert "the load's statements run in writer process" in caplog.text
     assert _sha256(Path(parallel.output)) == _sha256(Path(serial.output))
     assert parallel.logical_digest == serial.logical_digest
     conn = sqlite3.connect(parallel.output)

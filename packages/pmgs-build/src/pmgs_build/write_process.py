@@ -128,6 +128,7 @@ class WriteProcess:
         self._process.start()
         child.close()  # so that the parent sees end-of-file when the writer dies
         self._receive(_START_SECONDS)
+        logger.info("the load's statements run in writer process %d", self._process.pid)
 
     @classmethod
     def start(cls, temporary: Path) -> WriteProcess | None:
