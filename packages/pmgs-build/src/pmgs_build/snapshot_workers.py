@@ -37,6 +37,10 @@ __all__ = ["SnapshotWorkers", "snapshot_path"]
 logger = logging.getLogger("pmgs_build")
 
 _POLL_SECONDS: Final = 0.5
+_FREE_FACTOR: Final = 2
+"""Free space wanted, in loaded-file sizes, before taking a snapshot: the copy itself and
+what indexes and search indexes still add (about half the loaded size); a build that fits
+its disk alone must not fail for the copy."""
 _CHUNKS_AHEAD: Final = 2
 """Chunks of bigrams the worker may hold ready (each a few MB at most)."""
 
@@ -179,6 +183,10 @@ class SnapshotWorkers:
         self._bigrams: _BigramWorker | None = None
         self._digest: _Worker | None = None
         if not parallel:
+            return
+        size = temporary.stat().st_size
+        if shutil.disk_usage(temporary.parent).free < _FREE_FACTOR * size:
+            logger.info("not enough free space for a snapshot; indexing in this process")
             return
         try:
             shutil.copyfile(temporary, self._snapshot)
