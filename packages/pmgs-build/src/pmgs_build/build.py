@@ -325,7 +325,7 @@ class _Build:
         self._timed("index", started)
         try:
             for phase, step in (
-                ("index", create_indexes),
+                ("index", partial(_indexes_then, workers.start)),
                 ("search_index", partial(rebuild_search_indexes, bigrams=workers.bigrams)),
                 ("analyze", lambda c: c.execute("ANALYZE")),
             ):
@@ -386,6 +386,12 @@ class _Build:
         }
         groups = {group: count.to_dict() for group, count in self.group_counts().items()}
         return encode_build_counts(tables, groups, records, rows)
+
+
+def _indexes_then(then: Callable[[], None], conn: sqlite3.Connection) -> None:
+    """The secondary indexes, then ``then`` (the snapshot workers start after this peak)."""
+    create_indexes(conn)
+    then()
 
 
 def _remove_stale_temporaries(output: Path) -> None:

@@ -63,7 +63,7 @@ def _watch_parent(parent: int) -> None:
 def _open(path: str, parent: int) -> sqlite3.Connection:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
-    conn.execute("PRAGMA cache_size = -65536")
+    conn.execute("PRAGMA cache_size = -8192")  # read once, in order: the OS caches the file
     return conn
 
 
@@ -182,6 +182,7 @@ class SnapshotWorkers:
         self._metadata = sorted(metadata)
         self._bigrams: _BigramWorker | None = None
         self._digest: _Worker | None = None
+        self._ready = False
         if not parallel:
             return
         size = temporary.stat().st_size
@@ -190,6 +191,18 @@ class SnapshotWorkers:
             return
         try:
             shutil.copyfile(temporary, self._snapshot)
+        except OSError as error:
+            logger.warning("no snapshot (%s); indexing in this process", error)
+            self.close()
+            return
+        self._ready = True
+
+    def start(self) -> None:
+        """Start the workers on the snapshot. The builder calls this once its secondary
+        indexes exist: their sorts are its memory peak, which the workers should not add to."""
+        if not self._ready:
+            return
+        try:
             context = _WorkerContext()
             parent = os.getpid()
             self._bigrams = _BigramWorker(context, self._snapshot, parent)
@@ -233,4 +246,5 @@ class SnapshotWorkers:
             if worker is not None:
                 worker.stop()
         self._bigrams = self._digest = None
+        self._ready = False
         self._snapshot.unlink(missing_ok=True)
