@@ -27,10 +27,9 @@ from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Any, Final
 
-import pmgs_core.schema
-from pmgs_build.adapters.ipc_definition import _WorkerContext
 from pmgs_build.digest import logical_digest, metadata_rows
-from pmgs_core.schema import chunk_bigrams, search_index_chunks
+from pmgs_build.spawn import WorkerContext as _WorkerContext
+from pmgs_core import chunk_bigrams, search_chunk_rows, search_index_chunks
 
 __all__ = ["SnapshotWorkers", "snapshot_path"]
 
@@ -130,7 +129,7 @@ class _BigramWorker:
         self.taken: Synchronized[int] = context.Value("q", -1, lock=False)
         self.queue: Queue[Any] = context.Queue(maxsize=_CHUNKS_AHEAD)
         # The chunk size as this process reads it now (tests make it small).
-        chunk_rows = pmgs_core.schema.SEARCH_CHUNK_ROWS
+        chunk_rows = search_chunk_rows()
         self.process = context.Process(
             target=_cut_bigrams,
             args=(str(snapshot), parent, chunk_rows, self.taken, self.queue),

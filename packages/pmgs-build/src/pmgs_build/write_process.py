@@ -23,7 +23,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final
 
-from pmgs_build.adapters.ipc_definition import _WorkerContext
+from pmgs_build.spawn import WorkerContext as _WorkerContext
 
 __all__ = ["LOAD_PRAGMAS", "WriteProcess", "open_for_load"]
 

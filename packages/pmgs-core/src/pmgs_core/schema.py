@@ -38,6 +38,7 @@ __all__ = [
     "fold_for_search",
     "is_indexed_bigram",
     "rebuild_search_indexes",
+    "search_chunk_rows",
     "search_index_chunks",
 ]
 
@@ -316,6 +317,11 @@ def search_index_chunks(
         while rows := conn.execute(rows_sql, (last, size)).fetchall():
             last = rows[-1][0]
             yield trigram, bigram, rows
+
+
+def search_chunk_rows() -> int:
+    """Rows per search-index chunk, as this module holds it now (tests make it small)."""
+    return SEARCH_CHUNK_ROWS
 
 
 def chunk_bigrams(rows: list[tuple[int, str]]) -> list[str]:
