@@ -37,6 +37,10 @@ LOAD_PRAGMAS: Final = (
 )
 """The temporary file is written once and renamed into place: no journal, no syncs."""
 
+_WRITER_CACHE: Final = "PRAGMA cache_size = -65536"
+"""Half the builder's cache: the writer and the parsing process together stay within the
+memory the builder alone used (measured at scale 1.0: docs/benchmarks.md); the cache only
+holds the unique indexes' hot pages during the load, never the file's bytes."""
 _POLL_SECONDS: Final = 0.5
 _START_SECONDS: Final = 120.0
 """How long a spawned writer may take to start on a loaded machine before the build writes
@@ -123,7 +127,9 @@ class WriteProcess:
         context = _WorkerContext()
         self._pipe, child = context.Pipe(duplex=True)
         self._process = context.Process(
-            target=_serve, args=(str(temporary), os.getpid(), LOAD_PRAGMAS, child), daemon=True
+            target=_serve,
+            args=(str(temporary), os.getpid(), (*LOAD_PRAGMAS, _WRITER_CACHE), child),
+            daemon=True,
         )
         self._process.start()
         child.close()  # so that the parent sees end-of-file when the writer dies
