@@ -184,11 +184,11 @@ class SnapshotWorkers:
         self._ready = False
         if not parallel:
             return
-        size = temporary.stat().st_size
-        if shutil.disk_usage(temporary.parent).free < _FREE_FACTOR * size:
-            logger.info("not enough free space for a snapshot; indexing in this process")
-            return
         try:
+            size = temporary.stat().st_size
+            if shutil.disk_usage(temporary.parent).free < _FREE_FACTOR * size:
+                logger.info("not enough free space for a snapshot; indexing in this process")
+                return
             shutil.copyfile(temporary, self._snapshot)
         except OSError as error:
             logger.warning("no snapshot (%s); indexing in this process", error)
