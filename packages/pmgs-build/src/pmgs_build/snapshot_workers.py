@@ -36,6 +36,7 @@ __all__ = ["SnapshotWorkers", "snapshot_path"]
 logger = logging.getLogger("pmgs_build")
 
 _POLL_SECONDS: Final = 0.5
+_NICE: Final = 10
 _FREE_FACTOR: Final = 2
 """Free space wanted, in loaded-file sizes, before taking a snapshot: the copy itself and
 what indexes and search indexes still add (about half the loaded size); a build that fits
@@ -61,6 +62,10 @@ def _watch_parent(parent: int) -> None:
 
 def _open(path: str, parent: int) -> sqlite3.Connection:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if hasattr(os, "nice"):
+        # Below the builder: on a busy machine the workers take only CPU the builder (the
+        # critical path) leaves; on an idle one the second core is theirs all the same.
+        os.nice(_NICE)
     conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
     conn.execute("PRAGMA cache_size = -8192")  # read once, in order: the OS caches the file
     return conn
