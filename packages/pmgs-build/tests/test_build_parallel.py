@@ -117,3 +117,15 @@ def test_the_snapshot_is_named_for_the_stale_file_sweep(tmp_path: Path) -> None:
     assert snapshot.name == ".out.sqlite.tmp-snapshot-4242"
     assert snapshot.name.startswith(".out.sqlite.tmp-")
     assert snapshot.name.rsplit("-", 1)[-1] == "4242"
+
+
+@pytest.mark.parametrize(
+    ("load", "cores", "expected"),
+    [(0.2, 2, True), (0.5, 2, True), (0.6, 2, False), (3.0, 4, False)],
+)
+def test_workers_are_used_by_default_only_with_a_core_idle(
+    monkeypatch: pytest.MonkeyPatch, load: float, cores: int, expected: bool
+) -> None:
+    monkeypatch.setattr(build_module.os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(build_module, "available_cores", lambda: cores)
+    assert build_module.spare_core() is expected
