@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -342,8 +343,8 @@ def test_a_search_index_that_misses_a_row_stops_the_build(
 ) -> None:
     rebuild = build_module.rebuild_search_indexes
 
-    def lose_one_bigram_row(conn: sqlite3.Connection) -> None:
-        rebuild(conn)
+    def lose_one_bigram_row(conn: sqlite3.Connection, **options: Any) -> None:
+        rebuild(conn, **options)
         conn.execute("DROP TABLE text_bigram")
         conn.execute(
             "CREATE VIRTUAL TABLE text_bigram USING fts5(grams, content='', columnsize=0, "

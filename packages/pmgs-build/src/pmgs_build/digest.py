@@ -12,12 +12,13 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
 from pmgs_core import TABLES
 
-__all__ = ["DIGEST_EXCLUDED_METADATA", "file_sha256", "logical_digest"]
+__all__ = ["DIGEST_EXCLUDED_METADATA", "file_sha256", "logical_digest", "metadata_rows"]
 
 DIGEST_EXCLUDED_METADATA: Final = ("logical_digest",)
 _BATCH: Final = 20_000
@@ -39,7 +40,19 @@ def _primary_key(conn: sqlite3.Connection, table: str) -> tuple[list[str], list[
     return columns, key or ["rowid"]
 
 
-def logical_digest(conn: sqlite3.Connection) -> str:
+def metadata_rows(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """The ``metadata`` rows the digest covers, in its order (by key)."""
+    rows = conn.execute(
+        "SELECT key, value FROM metadata WHERE key NOT IN "  # noqa: S608 - constant names
+        f"({', '.join('?' for _ in DIGEST_EXCLUDED_METADATA)}) ORDER BY key",
+        DIGEST_EXCLUDED_METADATA,
+    ).fetchall()
+    return [(str(key), str(value)) for key, value in rows]
+
+
+def logical_digest(
+    conn: sqlite3.Connection, *, metadata: Sequence[tuple[str, str]] | None = None
+) -> str:
     """SHA-256 (hex) over the content tables of the database behind ``conn``.
 
     Per table: ``table(col,...)`` and a newline, then all rows as one JSON array of arrays
@@ -48,6 +61,10 @@ def logical_digest(conn: sqlite3.Connection) -> str:
     escapes only quotes, backslashes and control characters). Rows are encoded a batch at a
     time by the C encoder; batches are joined with the same comma the whole array would
     have, so the batch size does not change the digest.
+
+    ``metadata``: the rows of that table as they will be (what :func:`metadata_rows` will
+    return), for a digest taken from a copy made before the last of them were written
+    (ADR 0028); the caller checks them against the finished table.
     """
     encode = json.JSONEncoder(
         ensure_ascii=False, separators=(",", ":"), check_circular=False
@@ -56,6 +73,11 @@ def logical_digest(conn: sqlite3.Connection) -> str:
     for table in TABLES:
         columns, key = _primary_key(conn, table)
         digest.update(f"{table}({','.join(columns)})\n".encode())
+        if table == "metadata" and metadata is not None:
+            given = sorted(row for row in metadata if row[0] not in DIGEST_EXCLUDED_METADATA)
+            digest.update(encode([list(row) for row in given])[1:-1].encode("utf-8"))
+            digest.update(b"\n")
+            continue
         where = ""
         params: tuple[str, ...] = ()
         if table == "metadata":

@@ -17,7 +17,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Final
+from typing import TYPE_CHECKING, Final, TypedDict, Unpack
+
+if TYPE_CHECKING:
+    from pmgs_build.write_process import WriteProcess
 
 __all__ = ["ConceptRegistry", "Loader", "Reservation"]
 
@@ -89,9 +92,17 @@ _COLUMNS: Final[dict[str, tuple[str, ...]]] = {
 class Loader:
     """Buffers rows per table and writes them with ``executemany`` in large batches."""
 
-    def __init__(self, conn: sqlite3.Connection, batch_size: int = 5000) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        batch_size: int = 5000,
+        *,
+        writer: WriteProcess | None = None,
+    ) -> None:
         self.conn = conn
         self.batch_size = batch_size
+        self.writer = writer
+        """While set, statements go to this writer process instead of ``conn`` (ADR 0028)."""
         self._buffers: dict[str, list[Row]] = {table: [] for table in _COLUMNS}
         # Table and column names come from _COLUMNS above, never from input.
         self._sql = {
@@ -127,10 +138,24 @@ class Loader:
         if len(buffer) >= self.batch_size:
             self._flush(table)
 
+    def execute(self, sql: str, params: Sequence[object] = ()) -> None:
+        """Run one statement where the rows go (the writer process, if there is one)."""
+        if self.writer is None:
+            self.conn.execute(sql, params)
+        else:
+            self.writer.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        """Run one statement per row where the rows go."""
+        if self.writer is None:
+            self.conn.executemany(sql, rows)
+        else:
+            self.writer.executemany(sql, rows)  # pickled at once: the caller may reuse rows
+
     def _flush(self, table: str) -> None:
         buffer = self._buffers[table]
         if buffer:
-            self.conn.executemany(self._sql[table], buffer)
+            self.executemany(self._sql[table], buffer)
             self.rows_written[table] += len(buffer)
             column = self._source_column.get(table)
             if column is not None:  # Counter.update over itemgetter runs in C
@@ -138,9 +163,20 @@ class Loader:
             buffer.clear()
 
     def flush(self) -> None:
-        """Write every queued row."""
+        """Write every queued row (and wait for the writer process to have written them)."""
         for table in self._buffers:
             self._flush(table)
+        if self.writer is not None:
+            self.writer.sync()
+
+
+class Span(TypedDict, total=False):
+    """Where a revision stands: hierarchy level, order and validity (all optional)."""
+
+    level: int | None
+    sequence: int | None
+    valid_from: str | None
+    valid_to: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,14 +245,7 @@ class ConceptRegistry:
         return concept_id
 
     def define(
-        self,
-        scheme: str,
-        edition: str,
-        code: str,
-        kind: str,
-        *,
-        source_file_id: int,
-        locator: str,
+        self, scheme: str, edition: str, code: str, kind: str, *, source_file_id: int, locator: str
     ) -> int | None:
         """Insert a canonical concept and return its id; None if it is already defined."""
         concept_id, new = self._id_of(scheme, edition, code)
@@ -232,14 +261,7 @@ class ConceptRegistry:
         return concept_id
 
     def reference(
-        self,
-        scheme: str,
-        edition: str,
-        code: str,
-        kind: str,
-        *,
-        source_file_id: int,
-        locator: str,
+        self, scheme: str, edition: str, code: str, kind: str, *, source_file_id: int, locator: str
     ) -> int:
         """The id of a concept, reserving one (to become reference-only) if it is unknown."""
         concept_id, new = self._id_of(scheme, edition, code)
@@ -261,16 +283,7 @@ class ConceptRegistry:
         return self._base_revision[concept_id] or None
 
     def add_revision(
-        self,
-        concept_id: int,
-        version: str,
-        source_file_id: int,
-        locator: str,
-        *,
-        level: int | None = None,
-        sequence: int | None = None,
-        valid_from: str | None = None,
-        valid_to: str | None = None,
+        self, concept_id: int, version: str, source_file_id: int, locator: str, **span: Unpack[Span]
     ) -> int:
         """Insert a revision and return its id (remembered as base when version is '')."""
         revision_id = self._loader.new_id("revision")
@@ -280,10 +293,10 @@ class ConceptRegistry:
                 revision_id,
                 concept_id,
                 version,
-                valid_from,
-                valid_to,
-                level,
-                sequence,
+                span.get("valid_from"),
+                span.get("valid_to"),
+                span.get("level"),
+                span.get("sequence"),
                 source_file_id,
                 locator,
             ),

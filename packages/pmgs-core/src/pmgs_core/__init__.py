@@ -80,11 +80,14 @@ from pmgs_core.schema import (
     SCHEMES,
     TABLES,
     bigram_tokens,
+    chunk_bigrams,
     create_indexes,
     create_schema,
     fold_for_search,
     is_indexed_bigram,
     rebuild_search_indexes,
+    search_chunk_rows,
+    search_index_chunks,
 )
 from pmgs_core.store import MAX_LIMIT, PMGSStore
 from pmgs_core.viewer_paths import code_viewer_path, document_viewer_path
@@ -231,6 +234,7 @@ __all__ = [
     "__version__",
     "bigram_tokens",
     "check_pointer_metadata",
+    "chunk_bigrams",
     "code_viewer_path",
     "collection_json_schema",
     "concise_record",
@@ -256,6 +260,8 @@ __all__ = [
     "rebuild_search_indexes",
     "record_json_schema",
     "resolve_database",
+    "search_chunk_rows",
+    "search_index_chunks",
     "text_files",
     "vectors_available",
     "watch_folders",

@@ -8,6 +8,7 @@ and ``locator``). Why the tables are cut this way: ADR 0002.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Iterator
 from typing import Final
 
 # The folding and bigram cutting live in pmgs_core.folding (a leaf module); the
@@ -31,11 +32,14 @@ __all__ = [
     "SOURCE_STATUSES",
     "TABLES",
     "bigram_tokens",
+    "chunk_bigrams",
     "create_indexes",
     "create_schema",
     "fold_for_search",
     "is_indexed_bigram",
     "rebuild_search_indexes",
+    "search_chunk_rows",
+    "search_index_chunks",
 ]
 
 SCHEMA_VERSION: Final = 3
@@ -300,27 +304,55 @@ _SEARCH_SOURCES: Final = (
 SEARCH_CHUNK_ROWS: Final = 20_000
 
 
-def rebuild_search_indexes(conn: sqlite3.Connection) -> None:
+def search_index_chunks(
+    conn: sqlite3.Connection, chunk_rows: int | None = None
+) -> Iterator[tuple[str, str, list[tuple[int, str]]]]:
+    """(trigram table, bigram table, rows) for every chunk of the searchable content, in
+    id order: what :func:`rebuild_search_indexes` inserts, chunk by chunk. A process that
+    cuts the bigrams from a copy of the database walks the same chunks (ADR 0028), given
+    the same ``chunk_rows`` (default :data:`SEARCH_CHUNK_ROWS`, read at call time)."""
+    size = SEARCH_CHUNK_ROWS if chunk_rows is None else chunk_rows
+    for trigram, bigram, rows_sql in _SEARCH_SOURCES:
+        last = 0
+        while rows := conn.execute(rows_sql, (last, size)).fetchall():
+            last = rows[-1][0]
+            yield trigram, bigram, rows
+
+
+def search_chunk_rows() -> int:
+    """Rows per search-index chunk, as this module holds it now (tests make it small)."""
+    return SEARCH_CHUNK_ROWS
+
+
+def chunk_bigrams(rows: list[tuple[int, str]]) -> list[str]:
+    """The index bigrams of a chunk's rows (one string each), as the bigram tables hold them."""
+    return index_bigrams([row[1] for row in rows])
+
+
+def rebuild_search_indexes(
+    conn: sqlite3.Connection,
+    *,
+    bigrams: Callable[[list[tuple[int, str]]], list[str]] = chunk_bigrams,
+) -> None:
     """Fill the trigram and bigram indexes once, from the loaded tables, in id order.
 
     Rows are read a chunk at a time and inserted into both kinds of index (the same content
-    as FTS5's 'rebuild', without its read through the view). Cutting bigrams in worker
-    processes was tried and measured slower on two cores: shipping the rows and tokens
-    between processes costs about what the cutting does (ADR 0008).
+    as FTS5's 'rebuild', without its read through the view). ``bigrams`` gives a chunk's
+    bigram strings: by default cut here; the builder may take them from a process that cut
+    them from a copy of the file meanwhile (ADR 0028). The statements are the same either
+    way, and so is the file. Cutting in worker processes fed by this one was measured
+    slower on two cores: shipping the rows costs about what the cutting does (ADR 0008).
     """
     conn.create_function("pmgs_bigrams", 1, bigram_tokens, deterministic=True)
     own_transaction = not conn.in_transaction
     if own_transaction:
         conn.execute("BEGIN")
-    for trigram, bigram, rows_sql in _SEARCH_SOURCES:
+    for trigram, bigram, rows in search_index_chunks(conn):
         # Table names come from the constant above, never from input.
         insert_trigram = f"INSERT INTO {trigram} (rowid, body) VALUES (?, ?)"  # noqa: S608
         insert_bigram = f"INSERT INTO {bigram} (rowid, grams) VALUES (?, ?)"  # noqa: S608
-        last = 0
-        while rows := conn.execute(rows_sql, (last, SEARCH_CHUNK_ROWS)).fetchall():
-            last = rows[-1][0]
-            conn.executemany(insert_trigram, rows)
-            grams = index_bigrams([row[1] for row in rows])
-            conn.executemany(insert_bigram, zip([row[0] for row in rows], grams, strict=True))
+        conn.executemany(insert_trigram, rows)
+        grams = bigrams(rows)
+        conn.executemany(insert_bigram, zip([row[0] for row in rows], grams, strict=True))
     if own_transaction:
         conn.execute("COMMIT")

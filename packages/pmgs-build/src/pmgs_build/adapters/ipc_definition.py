@@ -10,20 +10,16 @@ only ever sees bytes and answers in input order; a worker that dies or hangs
 from __future__ import annotations
 
 import logging
-import multiprocessing
-import multiprocessing.context
 import os
 import sys
-import threading
 import time
-import types
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]  # ships no py.typed marker
 import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
@@ -31,6 +27,7 @@ import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
 from pmgs_build.adapters.base import BuildContext, FileResult
 from pmgs_build.issues import IssueCode
 from pmgs_build.model import SourceFile
+from pmgs_build.spawn import WorkerContext as _WorkerContext
 from pmgs_core import ClassificationCode, InvalidCodeError, ipc_code_from_pdf_name
 
 __all__ = [
@@ -177,33 +174,6 @@ def _code_of(source: SourceFile) -> tuple[ClassificationCode | None, str | None]
         return ipc_code_from_pdf_name(source.name), None
     except InvalidCodeError as error:
         return None, str(error)
-
-
-_MAIN_LOCK: Final = threading.Lock()
-
-
-class _WorkerProcess(multiprocessing.context.SpawnProcess):
-    """A spawned worker that does not re-import the caller's main module.
-
-    A spawned process normally runs the parent's ``__main__`` again (by path or by module
-    name), which fails for a script read from stdin and re-runs a script's build when it has
-    no ``if __name__ == "__main__"`` guard. Workers need only pmgs_build (their function is
-    pickled by reference), so the preparation data is taken with an empty main module.
-    """
-
-    @staticmethod
-    def _Popen(process_obj: Any) -> Any:
-        with _MAIN_LOCK:
-            main = sys.modules["__main__"]
-            sys.modules["__main__"] = types.ModuleType("__main__")
-            try:
-                return multiprocessing.context.SpawnProcess._Popen(process_obj)
-            finally:
-                sys.modules["__main__"] = main
-
-
-class _WorkerContext(multiprocessing.context.SpawnContext):
-    Process = _WorkerProcess
 
 
 class _Pool:
