@@ -152,10 +152,19 @@ def test_two_suites_asking_for_different_references_fail_clearly(
     result.stdout.fnmatch_lines(["*asks for the reference at ReferenceOptions(scale=0.002*"])
 
 
-def test_hypothesis_examples_are_not_timed(pytester: pytest.Pytester) -> None:
+def test_hypothesis_examples_are_not_timed(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # An example slower than Hypothesis's default 200 ms deadline (what a loaded machine
     # produced once) must not fail a suite that loads the kit; with the plugin disabled the
     # same file fails, which shows the test can tell the two apart.
+    # Hypothesis drops its deadline by itself when it sees a CI variable (its "ci" profile),
+    # which would make the comparison run pass on a CI machine: hide those variables from both
+    # runs so the plugin is the only thing that differs.
+    from hypothesis import _settings
+
+    for key in getattr(_settings, "_CI_VARS", {"CI": None}):
+        monkeypatch.delenv(key, raising=False)
     pytester.makepyfile(
         test_slow=(
             "import time\n"
