@@ -254,6 +254,11 @@ def main() -> int:
     parser.add_argument("--reference-db", type=Path, help="a database the reference built")
     parser.add_argument("--reference-build-seconds", type=float)
     parser.add_argument("--build-seconds", type=float, help="our full build, wall seconds")
+    parser.add_argument(
+        "--build-pair",
+        type=Path,
+        help="build_pair.py's result: both builds' seconds from one run (overrides the above)",
+    )
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--note", default="", help="what the databases are, for the report")
     parser.add_argument("--starts", type=int, default=9)
@@ -299,6 +304,17 @@ def main() -> int:
     ours = measured[ours_side.name]
     if args.build_seconds is not None:
         ours["build_s"] = args.build_seconds
+    if args.build_pair is not None:
+        pair = json.loads(args.build_pair.read_text("utf-8"))["builds"]
+        ours["build_s"] = pair["ours_serial"]["wall_s"]
+        baseline["figures"]["build_s"] = pair["reference"]["wall_s"]
+        seconds = {name: f"{run['wall_s']:.0f} s" for name, run in pair.items()}
+        baseline["note"] = (
+            f"{baseline.get('note', '')} Build row measured in one run by "
+            f"`benchmarks/build_pair.py` (`{args.build_pair.name}`): reference "
+            f"{seconds['reference']}, ours serial {seconds['ours_serial']}, ours on two "
+            f"cores {seconds['ours_parallel']}; it replaces the recorded build time above."
+        ).strip()
     info = machine()
     lines = [
         f"## This tree against {REFERENCE} (issue 33, `benchmarks/versus_reference.py`)",
