@@ -377,7 +377,8 @@ def concise_schema(schema: Mapping[str, Any], prefix: str = "concise_") -> dict[
             dropped = {*_QUERY_ECHOES, *_QUERY_DEFAULTS}
         if name in hoisted:
             props.update(_rename_refs(copy.deepcopy(hoisted[name]), prefix))
-        concise["required"] = [r for r in concise.get("required", []) if r not in dropped]
+        if dropped and "required" in concise:
+            concise["required"] = [r for r in concise["required"] if r not in dropped]
         defs[prefix + name] = concise
     top = _rename_refs({"$ref": schema["$ref"]}, prefix)
     return {"$ref": top["$ref"], "required": ["files"], "$defs": defs}
