@@ -14,6 +14,7 @@ from the full one, so they cannot drift.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -59,6 +60,8 @@ class _Compactor:
         self._hashes = hashes
         self._matches = matches
         self._echoes = echoes
+        self.cited: Counter[tuple[str, str]] = Counter()
+        """How often each (file key, locator) is cited in the answer, ``sources`` included."""
 
     def file_key(self, path: str, sha256: str) -> str:
         key = self._keys.get((path, sha256))
@@ -82,10 +85,9 @@ class _Compactor:
         if not isinstance(value, Mapping):
             return value
         if "file_sha256" in value and len(value) == 4 and "attribution" in value:
-            return {
-                "file": self.file_key(value["file"], value["file_sha256"]),
-                "locator": value["locator"],
-            }
+            file = self.file_key(value["file"], value["file_sha256"])
+            self.cited[(file, value["locator"])] += 1
+            return {"file": file, "locator": value["locator"]}
         is_record = "record_type" in value
         rows: Mapping[str, Any] = _NONE  # what the rows of this record inherit
         if is_record:
@@ -178,27 +180,16 @@ def _row_inherits(record: Mapping[str, Any], parent: Mapping[str, Any] | None) -
     return {}
 
 
-def _cited(value: Any, out: set[tuple[str, str]]) -> None:
-    """The (file key, locator) of every ``source`` in a concise value, ``sources`` aside."""
-    if isinstance(value, list):
-        for item in value:
-            _cited(item, out)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if key == "source" and isinstance(item, dict):
-                out.add((item["file"], item["locator"]))
-            elif key not in ("sources", "files"):
-                _cited(item, out)
-
-
-def _uncited_sources(body: dict[str, Any]) -> None:
-    """Keep in the record's ``sources`` only the entries no other member cites."""
+def _uncited_sources(body: dict[str, Any], cited: Counter[tuple[str, str]]) -> None:
+    """Keep in the record's ``sources`` only the entries cited nowhere else in the answer
+    (``cited`` counts every citation, those in ``sources`` too)."""
     sources = body.get("sources")
     if not isinstance(sources, list):
         return
-    cited: set[tuple[str, str]] = set()
-    _cited(body, cited)
-    kept = [s for s in sources if (s["file"], s["locator"]) not in cited]
+    listed = Counter((s["file"], s["locator"]) for s in sources)
+    kept = [
+        s for s in sources if cited[(s["file"], s["locator"])] <= listed[(s["file"], s["locator"])]
+    ]
     if kept:
         body["sources"] = kept
     else:
@@ -225,7 +216,7 @@ def concise_record(
     compactor = _Compactor(window, file_hashes, matches_per_document, echoes)
     body = compactor.walk(record, (), None)
     if not echoes:
-        _uncited_sources(body)
+        _uncited_sources(body, compactor.cited)
     return {**body, "files": compactor.files}
 
 
