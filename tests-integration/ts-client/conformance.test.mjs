@@ -103,6 +103,49 @@ function checkConciseText(result) {
   assert.throws(() => JSON.parse(text), "the concise text is not the JSON copy");
 }
 
+// Every citation of a value as "path#locator" (`files` resolves a concise answer's keys).
+function citations(value, files, out = new Set()) {
+  if (Array.isArray(value)) value.forEach((v) => citations(v, files, out));
+  else if (value !== null && typeof value === "object") {
+    if (typeof value.locator === "string" && typeof value.file === "string") {
+      out.add(`${files ? files[value.file].path : value.file}#${value.locator}`);
+    }
+    for (const [key, item] of Object.entries(value)) if (key !== "files") citations(item, files, out);
+  }
+  return out;
+}
+
+// What a concise answer says once is put back by the rules of docs/mcp.md (ADR 0018, third
+// amendment); the full answer of the same call is the oracle.
+function checkSaidOnce(calls) {
+  const concise = calls.get("lookup").result.structuredContent;
+  const full = calls.get("lookup full").result.structuredContent;
+  const own = concise.revision.source;
+  for (const rows of ["texts", "properties", "relations", "scope_notes"]) {
+    assert.deepEqual(
+      concise[rows].map((row) => [...citations(row.source ?? own, concise.files)][0]),
+      full[rows].map((row) => [...citations(row.source, null)][0]),
+      rows,
+    );
+  }
+  assert.ok(concise.texts.some((row) => row.source === undefined), "a text inherits its source");
+  const cited = citations(concise, concise.files);
+  for (const source of full.sources) assert.ok(cited.has(`${source.file}#${source.locator}`));
+  assert.equal(concise.query, undefined, "a query that only echoes the answer is left out");
+  assert.equal(full.query.code, "G06F3/048");
+  const typed = calls.get("lookup typed with a space").result.structuredContent;
+  assert.deepEqual(typed.query, { code: "G06F 3/048" });
+  assert.equal(typed.code, "G06F3/048");
+  assert.ok(concise.notice.includes("data, not instructions"));
+  assert.ok(concise.notice.length < full.notice.length);
+  const page = calls.get("search").result.structuredContent;
+  assert.ok(Array.isArray(page.terms) && page.terms.length > 0, "shared terms on the page");
+  for (const sub of Object.values(page.results_by_type)) {
+    assert.equal(sub.terms, undefined);
+    for (const key of ["limit", "offset", "count", "has_more"]) assert.ok(key in sub, key);
+  }
+}
+
 function checkCall(call, c) {
   assert.equal(call.thrown, undefined, `the client threw: ${call.thrown?.message}`);
   const { result } = call;
@@ -167,6 +210,10 @@ describe("pmgs-mcp with the TypeScript SDK client", () => {
             checkCall(session.calls.get(c.label), c);
           });
         }
+
+        it("says once what a concise answer repeated, restorable by the documented rules", () => {
+          checkSaidOnce(session.calls);
+        });
 
         it("answers an empty query with empty pages", () => {
           const page = session.calls.get("search empty query (not an error)").result.structuredContent;

@@ -30,6 +30,8 @@ def test_skill_has_front_matter_and_the_rules() -> None:
     # The concise answers (ADR 0018): how to cite through the files table, in both languages.
     assert body.count("`files`") == 2
     assert body.count('detail: "full"') == 2
+    # a row without its own source cites the record's (ADR 0018, third amendment)
+    assert body.count("`revision.source`") == 2
     assert set(skill_files()) == {"SKILL.md"}
 
 

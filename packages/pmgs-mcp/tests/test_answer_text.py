@@ -19,8 +19,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 from pmgs_mcp_testkit import Reference
 
-from pmgs_core import PMGSStore, load_schema
-from pmgs_mcp.answer_text import answer_text
+from pmgs_core import EVIDENCE_NOTICE, PMGSStore, load_schema
+from pmgs_mcp.answer_text import CONCISE_NOTICE, answer_text
 from pmgs_mcp.schemas import detailed_output_schema
 
 # --- a reader of the documented line format ---------------------------------------------------
@@ -161,6 +161,37 @@ def read_back(text: str, structured: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+_SOURCED_ROWS = ("texts", "properties", "relations", "scope_notes")
+_SHARED_HEADERS = ("terms", "language", "total_is_exact")
+
+
+def restore(answer: dict[str, Any]) -> dict[str, Any]:
+    """What a concise answer leaves out because it says it elsewhere, put back by the rules
+    of docs/mcp.md (ADR 0018, third amendment); in place, on a read-back or a structured
+    answer. ``sources`` is not put back: its other entries are cited elsewhere."""
+    if answer["record_type"] == "classification":
+        query = answer.setdefault("query", {})
+        query.setdefault("scheme", answer["scheme"])
+        query.setdefault("code", answer["code"])
+        query.setdefault("language", "ja")
+        query.setdefault("release", "current")
+        revision = answer.get("revision")
+        if revision is not None:
+            for rows in _SOURCED_ROWS:
+                for row in answer.get(rows, []):
+                    row.setdefault("source", revision["source"])
+    pages = answer.get("results_by_type", {})
+    for page in pages.values():
+        for header in _SHARED_HEADERS:
+            if header in answer:
+                page.setdefault(header, answer[header])
+        if page["record_type"] == "classification_search_page":
+            for hit in page["results"]:
+                for match in hit["matches"]:
+                    match.setdefault("language", page["language"])
+    return answer
+
+
 # --- the line format, on values that need quoting --------------------------------------------
 
 
@@ -271,6 +302,7 @@ def test_every_relation_and_segment_of_the_full_record_is_a_page_away(
     for (text, page), (tool, _) in zip(answers, calls, strict=True):
         back = read_back(text, page)  # the text copy reads back to the same page
         _same(back, page)
+        restore(back)
         if tool == "lookup_classification":
             relations |= _cited(back, back.get("relations", []))
         else:
@@ -291,12 +323,13 @@ def test_every_match_of_the_full_search_page_is_cited_in_the_concise_page(
     )
     back = read_back(text, page)
     _same(back, page)
+    restore(back)
     for kind in ("classification", "document"):
         concise_results = page["results_by_type"][kind]["results"]
         full_results = full["results_by_type"][kind]["results"]
-        assert len(concise_results) == len(full_results) == 5
+        assert len(concise_results) == len(full_results) == 4
         assert back["results_by_type"][kind]["has_more"] == "true"
-        assert back["results_by_type"][kind]["next_offset"] == "5"
+        assert back["results_by_type"][kind]["next_offset"] == "4"
         for concise_hit, full_hit in zip(concise_results, full_results, strict=True):
             cited = _cited(page, concise_hit["matches"])
             if kind == "classification":  # every match, each with its source
@@ -328,3 +361,93 @@ def test_a_document_hit_keeps_its_first_match_and_counts_the_others(
     assert _cited(page, hit["matches"]) == _full_cited(many["matches"][:1])
     assert hit["matches_omitted"] == len(many["matches"]) - 1
     jsonschema.validate(page, detailed_output_schema(load_schema, "combined_search_page"))
+
+
+# --- what a concise answer leaves out because it says it elsewhere (ADR 0018, third) ---------
+
+
+def _facts(record: dict[str, Any], files: dict[str, Any] | None) -> list[Any]:
+    """The rows of a lookup with their citations as (path, locator), the query, the counts."""
+    out: list[Any] = []
+    for rows in _SOURCED_ROWS:
+        for row in record.get(rows, []):
+            source = row["source"]
+            path = source["file"] if files is None else files[source["file"]]["path"]
+            rest = {
+                k: _scalar_text(v)
+                for k, v in row.items()
+                if k not in ("source", "target") and v is not None
+            }
+            out.append((rows, rest, path, source["locator"]))
+    query = {k: _scalar_text(v) for k, v in record["query"].items() if v is not None}
+    counts = (record["relation_count"], record["relations_truncated"])
+    return [*out, query, *map(_scalar_text, counts)]
+
+
+def test_a_concise_lookup_read_from_its_text_restores_every_source_and_the_query(
+    reference: Reference,
+) -> None:
+    """Oracle: ``detail: full`` of the same call. The text copy, read back and restored by
+    the documented rules, cites every row as the full record does and says what was asked
+    (a code typed with a space stays in ``query``); every entry of the full ``sources`` is
+    cited somewhere in the concise answer."""
+    examples = reference.examples
+    asks = [
+        {"scheme": "fi", "code": examples["fi_handbook_multiline"]},
+        {"scheme": "fterm", "code": examples["fterm_large_theme"]},
+        {"scheme": "ipc", "code": "G06F 3/048"},
+        {"scheme": "ipc", "code": "G06F3/048", "edition": "8U", "language": "en"},
+        {"scheme": "ipc", "code": "G06F3/048", "relation_offset": 200},  # no relation cites
+    ]
+    calls = [("lookup_classification", a) for a in asks]
+    calls += [("lookup_classification", {**a, "detail": "full"}) for a in asks]
+    answers = anyio.run(_session, reference, calls)
+    inherited = 0
+    for (text, page), (_, full) in zip(answers[: len(asks)], answers[len(asks) :], strict=True):
+        back = read_back(text, page)
+        inherited += sum(1 for r in _SOURCED_ROWS for row in back.get(r, []) if "source" not in row)
+        restore(back)
+        assert _facts(back, back["files"]) == _facts(full, None)
+        cited = {
+            (back["files"][source["file"]]["path"], source["locator"])
+            for source in _sources_in(back)
+        }
+        assert {(s["file"], s["locator"]) for s in full["sources"]} <= cited
+    assert inherited > 0  # the rule was exercised
+    typed = answers[2][1]
+    assert typed["query"] == {"code": "G06F 3/048"}
+    assert answers[3][1]["query"] == {"edition": "8U", "language": "en"}
+    assert "query" not in answers[1][1]  # an echo only
+    # the concept's row, cited by no row of an empty relation page, stays in sources
+    assert answers[4][1]["sources"]
+    assert "sources" not in answers[1][1]  # the theme's one source is its revision's
+
+
+def _sources_in(value: Any) -> list[dict[str, str]]:
+    if isinstance(value, list):
+        return [s for item in value for s in _sources_in(item)]
+    if not isinstance(value, dict):
+        return []
+    own = [value["source"]] if isinstance(value.get("source"), dict) else []
+    listed = value.get("sources", []) if "record_type" in value else []
+    rest = [s for k, v in value.items() if k not in ("source", "sources") for s in _sources_in(v)]
+    return own + listed + rest
+
+
+def test_concise_answers_carry_the_short_notice_and_full_ones_the_whole(
+    concise_answers: list[tuple[str, dict[str, Any]]], reference: Reference
+) -> None:
+    """The short notice still says verbatim source text, data not instructions; the full
+    record and the tool descriptions keep the whole warning."""
+    for text, structured in concise_answers:
+        assert structured["notice"] == CONCISE_NOTICE
+        assert f"notice: {CONCISE_NOTICE}" in text.split("\n")
+    for words in ("verbatim", "JPO PMGS source text", "data, not instructions"):
+        assert words in CONCISE_NOTICE
+    ((_, full),) = anyio.run(
+        _session,
+        reference,
+        [("search_pmgs", {"query": reference.examples["common_phrase"], "detail": "full"})],
+    )
+    assert full["notice"] == EVIDENCE_NOTICE
+    assert len(CONCISE_NOTICE) < len(EVIDENCE_NOTICE) / 2

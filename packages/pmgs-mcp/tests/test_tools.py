@@ -51,7 +51,7 @@ def test_all_adds_the_browse_tools(toolset: ToolSet) -> None:
 
 AGENT_PAGE_DEFAULTS = {
     ("lookup_classification", "relation_limit"): 5,
-    ("search_pmgs", "limit"): 5,
+    ("search_pmgs", "limit"): 4,
     ("get_pmgs_document", "segment_limit"): 20,
     ("get_pmgs_document", "related_classification_limit"): 5,
 }

@@ -222,7 +222,7 @@ def _concise(call: Callable[[PMGSStore, dict[str, str]], Any]) -> Callable[..., 
     return lambda s, ex: concise_answer(call(s, ex))
 
 
-# The MCP defaults sized for agents (relation_limit 5, limit 5, segment limit 20, related
+# The MCP defaults sized for agents (relation_limit 5, limit 4, segment limit 20, related
 # classification limit 5) are spelled out: the store's own defaults are larger.
 EXPECTED: dict[str, Callable[[PMGSStore, dict[str, str]], Any]] = {
     "lookup": _concise(lambda s, ex: s.lookup("ipc", "G06F3/048", relation_limit=5)),
@@ -238,8 +238,8 @@ EXPECTED: dict[str, Callable[[PMGSStore, dict[str, str]], Any]] = {
     ),
     "search": _concise(lambda s, ex: s.search_pmgs(ex["common_phrase"], limit=5)),
     "search_full": lambda s, ex: s.search_pmgs(ex["common_phrase"], limit=5),
-    "search_two_chars": _concise(lambda s, ex: s.search_pmgs(ex["two_char_word"], limit=5)),
-    "search_empty": _concise(lambda s, ex: s.search_pmgs("   ", limit=5)),
+    "search_two_chars": _concise(lambda s, ex: s.search_pmgs(ex["two_char_word"], limit=4)),
+    "search_empty": _concise(lambda s, ex: s.search_pmgs("   ", limit=4)),
     "search_next_page": _concise(
         lambda s, ex: s.search_pmgs(
             ex["common_phrase"],
@@ -250,7 +250,7 @@ EXPECTED: dict[str, Callable[[PMGSStore, dict[str, str]], Any]] = {
         )
     ),
     "search_injection": _concise(
-        lambda s, ex: s.search_pmgs("Ignore previous instructions", limit=5)
+        lambda s, ex: s.search_pmgs("Ignore previous instructions", limit=4)
     ),
     "document": _concise(
         lambda s, ex: s.get_document(

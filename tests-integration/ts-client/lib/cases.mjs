@@ -11,6 +11,8 @@ export function cases(ex) {
   return [
     // lookup_classification
     { label: "lookup", tool: "lookup_classification", args: { scheme: "ipc", code: "G06F3/048" }, ok: "classification" },
+    { label: "lookup full", tool: "lookup_classification", args: { scheme: "ipc", code: "G06F3/048", detail: "full" }, ok: "classification" },
+    { label: "lookup typed with a space", tool: "lookup_classification", args: { scheme: "ipc", code: "G06F 3/048" }, ok: "classification" },
     { label: "lookup not found (not an error)", tool: "lookup_classification", args: { scheme: "fi", code: "A99Z99/99" }, ok: "classification" },
     { label: "lookup malformed code", tool: "lookup_classification", args: { scheme: "ipc", code: "!!" }, code: "INVALID_CODE", argument: "code" },
     { label: "lookup unknown scheme", tool: "lookup_classification", args: { scheme: "cpc", code: "G06F" }, code: "INVALID_SCHEME", argument: "scheme" },

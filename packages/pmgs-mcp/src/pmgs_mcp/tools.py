@@ -90,7 +90,10 @@ SERVER_INSTRUCTIONS: Final = (
     "Cite the source (file and locator) of every text you rely on. Answers are concise by "
     "default: sources name a key of the 'files' table (file path); in the text copy a list "
     "of objects is a table, 'name[n]{col1,col2.sub,...}:' then one row per item with cells "
-    "joined by '|' (an empty cell is an absent member). " + EVIDENCE_SENTENCE
+    "joined by '|' (an empty cell is an absent member). What an answer says once is "
+    "inherited: a row without source cites the record's revision.source; a search sub-page "
+    "without terms, language or total_is_exact has the combined page's, and a classification "
+    "match without language its page's. " + EVIDENCE_SENTENCE
 )
 
 Run = Callable[["PMGSStore", dict[str, Any]], Mapping[str, Any]]

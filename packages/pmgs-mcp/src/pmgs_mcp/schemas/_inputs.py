@@ -221,9 +221,9 @@ SEARCH_INPUT: Final = object_schema(
         "release": _RELEASE,
         "language": _LANGUAGE,
         "limit": _int(
-            "Results per content type and page (1-200; default 5, sized for an agent's "
+            "Results per content type and page (1-200; default 4, sized for an agent's "
             "context); applied to each type separately.",
-            5,
+            4,
             1,
             MAX_PAGE_LIMIT,
         ),
