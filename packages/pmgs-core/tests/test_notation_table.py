@@ -58,6 +58,14 @@ INVALID: list[tuple[str, str, dict[str, Any], str, str, str]] = [
     ("fi", "subgroup", {**G06F, "main_group": "3", "subgroup": "0480"},
      "subgroup: class_='06', main_group='3', section='G', subclass='F', subgroup='0480'",
      "invalid subgroup", FI_EXPECTED),
+    # Parts that read as a valid code only if their boundaries were lost: a valid code's
+    # values are checked at once, joined by NUL (the path the build's codes take).
+    ("ipc", "subclass", {"section": "6G", "class_": "0", "subclass": "F"},
+     "subclass: class_='0', section='6G', subclass='F'", "invalid class_", IPC_EXPECTED),
+    ("fi", "class", {"section": "G", "class_": "06\x00"}, "class: class_='06\\x00', section='G'",
+     "invalid class_", FI_EXPECTED),
+    ("fi", "subclass", {"section": "G", "class_": "06\x00G", "subclass": "F"},
+     "subclass: class_='06\\x00G', section='G', subclass='F'", "invalid class_", FI_EXPECTED),
     ("fterm", "term", {"theme": "4C083", "viewpoint": "AA", "number": "00"},
      "term: number='00', theme='4C083', viewpoint='AA'", "invalid number", FTERM_EXPECTED),
     ("fterm", "theme", {"theme": 4083}, "theme: theme=4083", "invalid theme", FTERM_EXPECTED),

@@ -220,7 +220,9 @@ class ConceptRegistry:
     def _id_of(self, scheme: str, edition: str, code: str) -> tuple[int, bool]:
         """(concept id, whether it is new) of a code: a code met for the first time gets its
         id at once, whether a table defines it now or it is only referred to."""
-        scope = self._ids.setdefault((scheme, edition), {})
+        scope = self._ids.get((scheme, edition))
+        if scope is None:  # not setdefault: its default dict would be built on every call
+            scope = self._ids[scheme, edition] = {}
         concept_id = scope.get(code)
         if concept_id is not None:
             return concept_id, False

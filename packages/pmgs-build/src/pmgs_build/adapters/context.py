@@ -170,14 +170,15 @@ class BuildContext:
             except InvalidCodeError as error:
                 self.log.error(IssueCode.CODE_INVALID, str(error), source.path, locator)
                 return None
+            canonical = parsed.canonical  # a property, computed anew on each use
             code = Code(
-                parsed.canonical,
+                canonical,
                 parsed.kind,
                 parsed.theme,
                 parsed.viewpoint,
                 parsed.number,
                 parsed.version,
-                _is_variant(text, parsed.canonical, parsed.fixed_width()),
+                _is_variant(text, canonical, parsed.fixed_width()),
             )
             if len(self._codes) >= _CODE_CACHE_SIZE:
                 self._codes.clear()

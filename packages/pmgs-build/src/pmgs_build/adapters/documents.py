@@ -24,11 +24,14 @@ def code_document(
     locator: str,
 ) -> DocumentState:
     """The document ``{kind}:{language}:{code}``, titled ``titles[language]`` with ``{code}``
-    filled in, inserted on first use."""
+    filled in, inserted on first use (the title is formatted only then: every row of a
+    document asks for it)."""
+    key = f"{kind}:{language}:{code}"
+    known = ctx.state.documents.get(key)
+    if known is not None:
+        return known
     title = titles[language].format(code=code)
-    return ctx.document(
-        f"{kind}:{language}:{code}", kind, language, title, source=source, locator=locator
-    )
+    return ctx.document(key, kind, language, title, source=source, locator=locator)
 
 
 def name_concept(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from pmgs_build.adapters.base import BuildContext, CsvRecords, FileResult, LevelStack
@@ -104,6 +105,21 @@ EDITIONS: Final[dict[str, IpcLayout]] = {
 }
 
 
+_ipc_version: Final = lru_cache(maxsize=1024)(parse_ipc_version)
+"""The version of a cell: the same few cells recur on every row (errors are not cached)."""
+
+
+@lru_cache(maxsize=1 << 14)
+def _iso_date(text: str) -> str | None:
+    """The ISO date of a stripped ``YYYYMMDD`` cell, else None (few dates, many rows)."""
+    if len(text) == 8 and text.isascii() and text.isdigit():
+        try:
+            return dt.date(int(text[:4]), int(text[4:6]), int(text[6:])).isoformat()
+        except ValueError:
+            pass
+    return None
+
+
 def _date(
     ctx: BuildContext, cell: str, what: str, source: SourceFile, locator: str
 ) -> tuple[bool, str | None]:
@@ -111,11 +127,9 @@ def _date(
     text = cell.strip()
     if what == "valid to" and text == OPEN_END:
         return True, None
-    if len(text) == 8 and text.isascii() and text.isdigit():
-        try:
-            return True, dt.date(int(text[:4]), int(text[4:6]), int(text[6:])).isoformat()
-        except ValueError:
-            pass
+    iso = _iso_date(text)
+    if iso is not None:
+        return True, iso
     ctx.log.error(
         IssueCode.IPC_VALIDITY_INVALID,
         f"{what} {cell!r} is not a YYYYMMDD date",
@@ -177,7 +191,7 @@ def ipc_parser(layout: IpcLayout) -> Callable[[BuildContext, SourceFile], FileRe
             version = ""
             if layout.version is not None:
                 try:
-                    version = parse_ipc_version(cells[layout.version])
+                    version = _ipc_version(cells[layout.version])
                 except InvalidCodeError as error:
                     ctx.log.error(IssueCode.IPC_VERSION_INVALID, str(error), source.path, locator)
                     continue

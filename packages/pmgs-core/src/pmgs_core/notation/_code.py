@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
+from itertools import combinations, compress, repeat
+from operator import attrgetter, is_not
 from typing import ClassVar, Final, Literal
 
 Scheme = Literal["fi", "ipc", "fterm"]
@@ -145,6 +148,52 @@ _KINDS_BY_SCHEME: Final[dict[str, frozenset[str]]] = {
     "ipc": _HIERARCHY_KINDS,
     "fterm": frozenset({"theme", "viewpoint", "term"}),
 }
+_ALLOWED_FIELDS: Final[dict[tuple[str, str], frozenset[str]]] = {
+    (scheme, kind): _REQUIRED_FIELDS[kind]
+    | ({"version"} if scheme == "ipc" else set())
+    | ({"development_code", "file_symbol"} if scheme == "fi" and kind in _GROUP_KINDS else set())
+    for scheme, kinds in _KINDS_BY_SCHEME.items()
+    for kind in kinds
+}
+"""The fields a code of each (scheme, kind) may carry: the required ones, an IPC version,
+an FI group's development code and file symbol."""
+_SORTED_FIELDS: Final = tuple(sorted(_FIELD_NAMES))
+_FIELD_VALUES: Final = attrgetter(*_SORTED_FIELDS)
+_NONES: Final = repeat(None)
+
+
+def _shapes() -> dict[tuple[str, str, tuple[str, ...]], re.Pattern[str]]:
+    """Every valid (scheme, kind, fields present): one pattern for the values of those fields
+    joined by NUL (which no field's pattern matches), so a valid code is checked in one call."""
+    shapes = {}
+    for (scheme, kind), allowed in _ALLOWED_FIELDS.items():
+        optional = sorted(allowed - _REQUIRED_FIELDS[kind])
+        for size in range(len(optional) + 1):
+            for extra in combinations(optional, size):
+                names = tuple(sorted(_REQUIRED_FIELDS[kind] | set(extra)))
+                joined = "\x00".join(f"(?:{_FIELD_RES[name].pattern})" for name in names)
+                shapes[scheme, kind, names] = re.compile(joined)
+    return shapes
+
+
+_SHAPES: Final = _shapes()
+
+
+def _fields_match(shape: re.Pattern[str], values: tuple[object, ...]) -> bool:
+    try:
+        joined = "\x00".join([value for value in values if value is not None])  # type: ignore[misc]
+    except TypeError:  # a value that is not a string: the field checks name it
+        return False
+    return shape.fullmatch(joined) is not None
+
+
+def _invalid(
+    scheme: str, kind: str, names: tuple[str, ...], values: tuple[object, ...], reason: str
+) -> InvalidCodeError:
+    """The error of an inconsistent code, naming every field present (in name order)."""
+    present = [value for value in values if value is not None]
+    described = ", ".join(f"{name}={value!r}" for name, value in zip(names, present, strict=True))
+    return InvalidCodeError(scheme, f"{kind}: {described}", _EXPECTED[scheme], reason)
 
 
 class InvalidCodeError(ValueError):
@@ -231,39 +280,49 @@ class ClassificationCode:
         scheme: str = self.scheme
         if scheme not in _KINDS_BY_SCHEME:
             raise InvalidSchemeError(scheme)
-        present = {name for name in _FIELD_NAMES if getattr(self, name) is not None}
-        described = ", ".join(f"{name}={getattr(self, name)!r}" for name in sorted(present))
+        values = _FIELD_VALUES(self)  # every field, in the order of their sorted names
         kind: str = self.kind
-
-        def fail(reason: str) -> InvalidCodeError:
-            return InvalidCodeError(scheme, f"{kind}: {described}", _EXPECTED[scheme], reason)
-
-        if kind not in _KINDS_BY_SCHEME[scheme]:
-            raise fail(f"kind {kind!r} does not exist in this scheme")
-        allowed = set(_REQUIRED_FIELDS[kind])
-        if scheme == "ipc":
-            allowed.add("version")
-        if scheme == "fi" and kind in _GROUP_KINDS:
-            allowed |= {"development_code", "file_symbol"}
-        if missing := _REQUIRED_FIELDS[kind] - present:
-            raise fail(f"missing {', '.join(sorted(missing))}")
-        if extra := present - allowed:
-            raise fail(f"{', '.join(sorted(extra))} not allowed here")
-        for name in sorted(present):
-            value: object = getattr(self, name)
-            if not isinstance(value, str) or not _FIELD_RES[name].fullmatch(value):
-                raise fail(f"invalid {name}")
+        names = tuple(compress(_SORTED_FIELDS, map(is_not, values, _NONES)))
+        shape = _SHAPES.get((scheme, kind, names))
+        if shape is None or not _fields_match(shape, values):
+            self._check_fields(scheme, kind, names, values)
         if self.section == "Z" and (scheme != "fi" or kind != "section"):
-            raise fail("section Z (the FI broad facets) exists only as an FI section row")
+            raise _invalid(
+                scheme,
+                kind,
+                names,
+                values,
+                "section Z (the FI broad facets) exists only as an FI section row",
+            )
         if kind in _GROUP_KINDS and (self.subgroup == "00") != (kind == "main_group"):
-            raise fail("a main group has subgroup 00 and a subgroup does not")
+            raise _invalid(
+                scheme, kind, names, values, "a main group has subgroup 00 and a subgroup does not"
+            )
         indexing: object = self.indexing
         if not isinstance(indexing, bool):
-            raise fail("indexing must be True or False")
+            raise _invalid(scheme, kind, names, values, "indexing must be True or False")
         if indexing and (scheme != "ipc" or kind not in _GROUP_KINDS):
-            raise fail(_INDEXING_ONLY_IPC)
+            raise _invalid(scheme, kind, names, values, _INDEXING_ONLY_IPC)
         if indexing and self.version is not None:
-            raise fail(_INDEXING_NO_VERSION)
+            raise _invalid(scheme, kind, names, values, _INDEXING_NO_VERSION)
+
+    @staticmethod
+    def _check_fields(
+        scheme: str, kind: str, names: tuple[str, ...], values: tuple[object, ...]
+    ) -> None:
+        """Raise the error for the fields of a code whose shape or values are not valid."""
+        fail = partial(_invalid, scheme, kind, names, values)
+        if kind not in _KINDS_BY_SCHEME[scheme]:
+            raise fail(f"kind {kind!r} does not exist in this scheme")
+        if missing := _REQUIRED_FIELDS[kind].difference(names):
+            raise fail(f"missing {', '.join(sorted(missing))}")
+        if extra := set(names) - _ALLOWED_FIELDS[scheme, kind]:
+            raise fail(f"{', '.join(sorted(extra))} not allowed here")
+        for name, value in zip(
+            names, [value for value in values if value is not None], strict=True
+        ):
+            if not isinstance(value, str) or not _FIELD_RES[name].fullmatch(value):
+                raise fail(f"invalid {name}")
 
     @property
     def separator(self) -> str:

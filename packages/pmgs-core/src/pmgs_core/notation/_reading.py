@@ -30,6 +30,9 @@ _SEPARATORS: Final = ("/", ":")
 def _scheme(scheme: object) -> Scheme:
     if not isinstance(scheme, str):
         raise InvalidSchemeError(repr(scheme))
+    found = _code._SCHEME_NAMES.get(scheme)  # a key as is needs no normalising
+    if found is not None:
+        return found
     key = unicodedata.normalize("NFKC", scheme[:_MESSAGE_TEXT_LIMIT]).strip().lower()
     found = _code._SCHEME_NAMES.get(key)
     if found is None or len(scheme) > _MESSAGE_TEXT_LIMIT:
@@ -37,9 +40,8 @@ def _scheme(scheme: object) -> Scheme:
     return found
 
 
-def _allowed_char(char: str) -> bool:
-    point = ord(char)
-    return 0x20 <= point <= 0x7E or 0xFF01 <= point <= 0xFF5E or char in "\u3000\u00a0"
+_ALLOWED_CHARS: Final = re.compile("[\x20-\x7e\uff01-\uff5e\u3000\u00a0]*")
+"""Printable ASCII, its full-width forms and two spaces: every character a notation uses."""
 
 
 def _prepare(scheme: str, text: object, expected: str) -> tuple[str, str]:
@@ -57,9 +59,11 @@ def _prepare(scheme: str, text: object, expected: str) -> tuple[str, str]:
     stripped = text.strip()
     if not stripped:
         raise InvalidCodeError(scheme, text, expected, "empty")
-    if not all(_allowed_char(char) for char in stripped):
+    if not _ALLOWED_CHARS.fullmatch(stripped):
         raise InvalidCodeError(scheme, text, expected, "contains a character no notation uses")
-    normalized = unicodedata.normalize("NFKC", stripped).upper().strip()
+    if not stripped.isascii():  # NFKC leaves ASCII as it is
+        stripped = unicodedata.normalize("NFKC", stripped)
+    normalized = stripped.upper().strip()
     return text, normalized
 
 
