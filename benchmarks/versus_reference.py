@@ -53,6 +53,7 @@ REFERENCE = "pmgs-reference 0.5.2"
 # (row key, label, unit, goal text, goal as a number, or None)
 ROWS: tuple[tuple[str, str, str, str, float | None], ...] = (
     ("build_s", "full build", "s", "≤ 0.30 × the reference", None),
+    ("build_parallel_s", "full build on two cores (ADR 0028)", "s", "≤ 0.30 × the reference", None),
     ("lookup_fi_ms", "lookup in process, fi p50", "ms", "≤ 0.15 ms", 0.15),
     ("lookup_ipc_ms", "lookup in process, ipc p50", "ms", "≤ 0.15 ms", 0.15),
     ("lookup_fterm_ms", "lookup in process, fterm p50", "ms", "≤ 0.15 ms", 0.15),
@@ -212,7 +213,8 @@ def table(baseline: dict[str, Any], ours: dict[str, float], *, label: str, live:
     notes: list[str] = []
     for row, label_text, unit, goal_text, goal_value in ROWS:
         name, goal = label_text, goal_value
-        reference = figures.get(row)
+        # Both build rows compare with the reference's one build.
+        reference = figures.get("build_s" if row == "build_parallel_s" else row)
         if reference is None and row in ISSUE_FIGURES:
             reference = ISSUE_FIGURES[row]
             name += " ¹"
@@ -225,7 +227,7 @@ def table(baseline: dict[str, Any], ours: dict[str, float], *, label: str, live:
             )
         if row == "start_ms" and mine is not None:
             goal = ours["floor_ms"] + 100
-        if row == "build_s" and reference:
+        if row in ("build_s", "build_parallel_s") and reference:
             goal = 0.30 * reference  # issue 33: a third of the earlier tool's time, or less
         met = "" if goal is None or mine is None else ("yes" if mine <= goal else "no")
         lines.append(
@@ -307,6 +309,7 @@ def main() -> int:
     if args.build_pair is not None:
         pair = json.loads(args.build_pair.read_text("utf-8"))["builds"]
         ours["build_s"] = pair["ours_serial"]["wall_s"]
+        ours["build_parallel_s"] = pair["ours_parallel"]["wall_s"]
         baseline["figures"]["build_s"] = pair["reference"]["wall_s"]
         seconds = {name: f"{run['wall_s']:.0f} s" for name, run in pair.items()}
         baseline["note"] = (
