@@ -20,7 +20,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -33,6 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.report import machine
+from pmgs_build import file_sha256
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -43,14 +43,6 @@ OURS = (
     "print(json.dumps({'phase_seconds': report.phase_seconds,\n"
     "                  'logical_digest': report.logical_digest}))\n"
 )
-
-
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def timed(command: list[str], log: Path) -> dict[str, Any]:
@@ -110,7 +102,7 @@ def main() -> int:
     same = None
     ours = [args.work / "ours_serial.sqlite", args.work / "ours_parallel.sqlite"]
     if all(path.exists() for path in ours):
-        same = sha256(ours[0]) == sha256(ours[1])
+        same = file_sha256(ours[0]) == file_sha256(ours[1])
     reference_s = figures["reference"]["wall_s"]
     record = {
         "scale": args.scale,

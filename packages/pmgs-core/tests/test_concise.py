@@ -8,6 +8,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from pmgs_build.testing.concise_rules import restore_echoes
 from pmgs_core import PMGSStore, concise_record, concise_schema, load_schema
 
 ATTR = "Attribution line of the package."
@@ -362,30 +363,7 @@ def _resolved(value: Any, files: dict[str, Any]) -> Any:
 
 def _rebuilt(short: dict[str, Any]) -> dict[str, Any]:
     """The echoes put back by the documented rules (docs/mcp.md), not by the code under test."""
-    out = json.loads(json.dumps(short))
-    if out["record_type"] == "classification":
-        query = out.setdefault("query", {})
-        for key in ("scheme", "code"):
-            query.setdefault(key, out[key])
-        query.setdefault("language", "ja")
-        query.setdefault("release", "current")
-        own = (out.get("revision") or {}).get("source")
-        for key in ("texts", "properties", "relations", "scope_notes"):
-            for row in out.get(key, []) if own is not None else []:
-                row.setdefault("source", own)
-    pages = out.get("results_by_type", {})
-    for sub in pages.values():
-        for key in ("terms", "language", "total_is_exact"):
-            if key in out:
-                sub.setdefault(key, out[key])
-        if sub["record_type"] == "classification_search_page":
-            for hit in sub["results"]:
-                for match in hit["matches"]:
-                    match.setdefault("language", sub["language"])
-    for key in ("terms", "language", "total_is_exact"):
-        if pages:
-            out.pop(key, None)
-    return out
+    return restore_echoes(json.loads(json.dumps(short)))
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from pmgs_mcp_testkit import Reference
 
+from pmgs_build.testing.concise_rules import SOURCED_ROWS, restore_echoes
 from pmgs_core import EVIDENCE_NOTICE, PMGSStore, load_schema
 from pmgs_mcp.answer_text import CONCISE_NOTICE, answer_text
 from pmgs_mcp.schemas import detailed_output_schema
@@ -161,37 +162,6 @@ def read_back(text: str, structured: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-_SOURCED_ROWS = ("texts", "properties", "relations", "scope_notes")
-_SHARED_HEADERS = ("terms", "language", "total_is_exact")
-
-
-def restore(answer: dict[str, Any]) -> dict[str, Any]:
-    """What a concise answer leaves out because it says it elsewhere, put back by the rules
-    of docs/mcp.md (ADR 0018, third amendment); in place, on a read-back or a structured
-    answer. ``sources`` is not put back: its other entries are cited elsewhere."""
-    if answer["record_type"] == "classification":
-        query = answer.setdefault("query", {})
-        query.setdefault("scheme", answer["scheme"])
-        query.setdefault("code", answer["code"])
-        query.setdefault("language", "ja")
-        query.setdefault("release", "current")
-        revision = answer.get("revision")
-        if revision is not None:
-            for rows in _SOURCED_ROWS:
-                for row in answer.get(rows, []):
-                    row.setdefault("source", revision["source"])
-    pages = answer.get("results_by_type", {})
-    for page in pages.values():
-        for header in _SHARED_HEADERS:
-            if header in answer:
-                page.setdefault(header, answer[header])
-        if page["record_type"] == "classification_search_page":
-            for hit in page["results"]:
-                for match in hit["matches"]:
-                    match.setdefault("language", page["language"])
-    return answer
-
-
 # --- the line format, on values that need quoting --------------------------------------------
 
 
@@ -302,7 +272,7 @@ def test_every_relation_and_segment_of_the_full_record_is_a_page_away(
     for (text, page), (tool, _) in zip(answers, calls, strict=True):
         back = read_back(text, page)  # the text copy reads back to the same page
         _same(back, page)
-        restore(back)
+        restore_echoes(back)
         if tool == "lookup_classification":
             relations |= _cited(back, back.get("relations", []))
         else:
@@ -323,7 +293,7 @@ def test_every_match_of_the_full_search_page_is_cited_in_the_concise_page(
     )
     back = read_back(text, page)
     _same(back, page)
-    restore(back)
+    restore_echoes(back)
     for kind in ("classification", "document"):
         concise_results = page["results_by_type"][kind]["results"]
         full_results = full["results_by_type"][kind]["results"]
@@ -369,7 +339,7 @@ def test_a_document_hit_keeps_its_first_match_and_counts_the_others(
 def _facts(record: dict[str, Any], files: dict[str, Any] | None) -> list[Any]:
     """The rows of a lookup with their citations as (path, locator), the query, the counts."""
     out: list[Any] = []
-    for rows in _SOURCED_ROWS:
+    for rows in SOURCED_ROWS:
         for row in record.get(rows, []):
             source = row["source"]
             path = source["file"] if files is None else files[source["file"]]["path"]
@@ -405,8 +375,8 @@ def test_a_concise_lookup_read_from_its_text_restores_every_source_and_the_query
     inherited = 0
     for (text, page), (_, full) in zip(answers[: len(asks)], answers[len(asks) :], strict=True):
         back = read_back(text, page)
-        inherited += sum(1 for r in _SOURCED_ROWS for row in back.get(r, []) if "source" not in row)
-        restore(back)
+        inherited += sum(1 for r in SOURCED_ROWS for row in back.get(r, []) if "source" not in row)
+        restore_echoes(back)
         assert _facts(back, back["files"]) == _facts(full, None)
         cited = {
             (back["files"][source["file"]]["path"], source["locator"])
