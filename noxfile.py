@@ -20,6 +20,9 @@ nox.needs_version = ">=2025.2.9"
 
 ROOT = Path(__file__).parent
 PACKAGES = ("pmgs-core", "pmgs-build", "pmgs-cli", "pmgs-mcp", "pmgs-agentkit", "pmgs-web")
+"""The published packages: each built into a wheel and tested alone."""
+TEST_KIT = "pmgs-testkit"
+"""The workspace's test kit: type-checked and tested, never built into a wheel (ADR 0024)."""
 SUPPORTED_PYTHONS = ("3.11", "3.12", "3.13")
 
 
@@ -67,11 +70,11 @@ def lint(session: nox.Session) -> None:
 def types(session: nox.Session) -> None:
     """mypy --strict over the source of every package."""
     _sync(session, "--all-packages")
-    session.run("mypy", "--strict", *(f"packages/{name}/src" for name in PACKAGES))
+    session.run("mypy", "--strict", *(f"packages/{name}/src" for name in (*PACKAGES, TEST_KIT)))
 
 
 @nox.session(python=PYTHONS)
-@nox.parametrize("package", PACKAGES)
+@nox.parametrize("package", (*PACKAGES, TEST_KIT))
 def tests(session: nox.Session, package: str) -> None:
     """One package's own tests, with only that package and its dependencies installed."""
     _sync(session, "--package", package)

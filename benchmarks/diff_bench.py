@@ -3,7 +3,7 @@
     uv run python -m benchmarks.diff_bench --scale 0.1 --workdir /tmp/diff-bench
 
 Builds the base package (with documents) and the next release of
-``pmgs_build.testing.plan_next_release`` once (kept in the work directory), then times
+``pmgs_testkit.plan_next_release`` once (kept in the work directory), then times
 ``diff_releases`` whole (first page of 50; the counts cover everything) and filtered
 (``under`` a subclass and a theme), and ``check_codes`` on 200 and 10,000 code occurrences.
 Prints one JSON object; figures go to docs/benchmarks.md by hand with the machine line.
@@ -20,8 +20,8 @@ from pathlib import Path
 
 from benchmarks.report import machine
 from pmgs_build import build_database
-from pmgs_build.testing import generate_package, plan_next_release, write_next_release
 from pmgs_core import PMGSStore, diff_releases
+from pmgs_testkit import generate_package, plan_next_release, write_next_release
 
 
 def _prepare(workdir: Path, scale: float) -> tuple[Path, Path, dict[str, str]]:

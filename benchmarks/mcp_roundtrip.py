@@ -55,7 +55,7 @@ def percentile(samples: list[float], fraction: float) -> float:
 
 def build_reference(workdir: Path, scale: float, seed: int) -> tuple[Path, dict[str, str], str]:
     from pmgs_build import build_database
-    from pmgs_build.testing import generate_package
+    from pmgs_testkit import generate_package
 
     started = time.perf_counter()
     package = generate_package(workdir / "package", scale=scale, seed=seed)

@@ -37,7 +37,8 @@ from typing import Any
 from benchmarks.build_bench import prepare_package
 from benchmarks.query_bench import summarize
 from benchmarks.report import machine
-from pmgs_core import PMGSStore, fold_for_search
+from pmgs_core import PMGSStore
+from pmgs_core.building import fold_for_search
 
 _NOISE = re.compile(r"合成データ：|を用いた|に関する|との|を含む|説明")
 _WORD = re.compile(r"制御するもの|[^のをにとはがでや、。：・「」\s]+")
