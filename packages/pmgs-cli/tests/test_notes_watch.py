@@ -174,3 +174,26 @@ def test_a_file_written_right_after_the_first_pass_is_not_lost(
         child.send_signal(signal.SIGINT)
         child.communicate(timeout=30)
     assert child.returncode == 0
+
+
+def test_a_watched_folder_that_is_gone_stops_the_watch_with_its_code(
+    folder: Path, tmp_path: Path
+) -> None:
+    """A watch that can no longer see its folder says so and exits non-zero (it watched
+    nothing, silently, before issue 41)."""
+    coll = tmp_path / "c.sqlite"
+    (folder / "a.txt").write_text("メモ", encoding="utf-8")
+    child = _watch(coll, folder)
+    try:
+        _until(lambda: len(_notes(coll)) == 1, "the first pass")
+        (folder / "a.txt").unlink()
+        folder.rmdir()
+        out, err = child.communicate(timeout=DEADLINE_S)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == 4, err
+    assert "error WATCH_FOLDER_GONE: a watched folder is gone" in err
+    assert "Traceback" not in err
+    assert json.loads(out[out.rindex("\n{\n") + 1 :])["error"]["code"] == "WATCH_FOLDER_GONE"

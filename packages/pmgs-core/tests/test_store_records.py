@@ -189,6 +189,7 @@ def test_every_error_code_has_one_category() -> None:
         "DOCUMENT_NOT_FOUND",
         "DOCUMENT_SELECTOR_NOT_FOUND",
         "ITEM_NOT_FOUND",
+        "WATCH_FOLDER_GONE",  # a watched folder: valid once, not there now
     }
     assert {"COLLECTION_BUSY", "COLLECTION_ERROR"} <= by_category["database"]
     assert by_category["unanswerable"] == {"MULTIPLE_ACTIVE_REVISIONS", "RESPONSE_TOO_LARGE"}

@@ -80,6 +80,8 @@ _HINTS: Final[Mapping[str, str]] = {
     "TOO_MANY_ITEMS": "Remove notes you no longer need (`pmgs notes rm`); `pmgs check` reads "
     "at most 10,000 codes a run: split the input.",
     "ITEM_NOT_FOUND": "Find item ids with `pmgs notes show DOCUMENT` or `pmgs notes search`.",
+    "WATCH_FOLDER_GONE": "Put the folder back (or mount it again) and start `pmgs notes watch` "
+    "again; its notes are kept.",
     "COLLECTION_BUSY": "Another process is writing to the collection; try again.",
     "COLLECTION_ERROR": "Check --collection; a collection written by a newer pmgs needs "
     "that version.",

@@ -38,6 +38,7 @@ ErrorCode = Literal[
     "DOCUMENT_NOT_FOUND",
     "DOCUMENT_SELECTOR_NOT_FOUND",
     "ITEM_NOT_FOUND",
+    "WATCH_FOLDER_GONE",
     # The data cannot answer without guessing, or the answer is too large.
     "MULTIPLE_ACTIVE_REVISIONS",
     "RESPONSE_TOO_LARGE",

@@ -45,8 +45,11 @@ def admin_routes(
     token: bool,
     workers: int,
     on_settings: Callable[[dict[str, Any]], None] | None = None,
+    monitor_failure: Callable[[], dict[str, Any] | None] | None = None,
 ) -> list[Route]:
-    """The routes; ``on_settings`` hears every saved settings (the folder watcher)."""
+    """The routes; ``on_settings`` hears every saved settings (the folder watcher);
+    ``monitor_failure`` says whether that watcher failed (``/indexing_status`` then answers
+    its ``failed`` record, not ``idle``)."""
     from pmgs_core import (
         DEFAULT_SETTINGS,
         read_settings,
@@ -69,6 +72,9 @@ def admin_routes(
     async def indexing_status(request: Request) -> Response:
         if collection is None:
             return JSONResponse({"status": "idle"})
+        failure = None if monitor_failure is None else monitor_failure()
+        if failure is not None:
+            return JSONResponse(failure)
         return JSONResponse(collection.indexing_status())
 
     async def heal(request: Request) -> Response:

@@ -84,6 +84,8 @@ HINTS: Final[Mapping[str, str]] = MappingProxyType(
         "INVALID_SETTINGS": "Send monitor_paths as [{path, category}] with absolute folder "
         "paths, min_score from 0 to 1 and limit from 1 to 100.",
         "ITEM_NOT_FOUND": "Use an item id returned by add_item_text, get_document or search_text.",
+        "WATCH_FOLDER_GONE": "A folder of monitor_paths is gone; put it back or change the "
+        "settings (the server retries on its own).",
         "INTERNAL_ERROR": "The server could not answer; its log has the details. Retrying the "
         "same call will not help.",
     }

@@ -175,6 +175,7 @@ def create_app(
                 token=bool(settings.token),
                 workers=settings.workers,
                 on_settings=settings_saved,
+                monitor_failure=None if monitor is None else monitor.failure,
             ),
             *_viewer_routes(store),
         ],
@@ -188,6 +189,8 @@ def create_app(
         guarded = BearerTokenGuard(guarded, settings.token)
     guarded = HostOriginGuard(guarded, settings.allowed_hosts, settings.allowed_origins)
     readiness = Readiness(store, expected_sha256(store, settings.expect_sha256))
+    if monitor is not None:
+        readiness.background = monitor.failure
     readiness.start()
     return ProbeEndpoints(guarded, readiness)
 

@@ -12,6 +12,7 @@ import json
 import logging
 import re
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -76,6 +77,8 @@ class Readiness:
         self.sha256: str | None = None
         self.error: tuple[str, str] | None = None
         self._done = threading.Event()
+        self.background: Callable[[], dict[str, Any] | None] | None = None
+        """The failure of the server's background work (the folder monitor), if any."""
 
     def start(self) -> None:
         """Hash the file without holding up the event loop (a gigabyte takes seconds)."""
@@ -130,6 +133,9 @@ class Readiness:
             }
         if not self._done.is_set():
             return 503, {"status": "starting", **self._common()}
+        failure = None if self.background is None else self.background()
+        if failure is not None:
+            return 503, {**failure, **self._common(), "status": "failed"}
         return 200, {"status": "ready", **self._common()}
 
 

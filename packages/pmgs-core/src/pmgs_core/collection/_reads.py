@@ -167,7 +167,10 @@ class CollectionReads(CollectionFile):
         return self._read(body)
 
     def paths_under(self, prefix: str) -> list[str]:
-        """The logical paths that start with ``prefix`` (a watched folder's notes)."""
+        """The logical paths that start with ``prefix`` (a watched folder's notes); none when
+        ``prefix`` is not text (a folder name of undecodable bytes: no note can be under it)."""
+        if prefix.encode("utf-8", "replace").decode("utf-8") != prefix:
+            return []
         return self._read(
             lambda conn: [
                 row[0]
