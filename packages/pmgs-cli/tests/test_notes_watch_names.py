@@ -126,6 +126,16 @@ def _storable(root: bytes) -> dict[str, str]:
     return expected
 
 
+def _unstorable(root: bytes) -> list[bytes]:
+    """The files, links and FIFOs under ``root`` that cannot be notes."""
+    notes = {os.fsencode(path) for path in _storable(root)}
+    return [
+        full
+        for full in _entries(root)
+        if (os.path.islink(full) or not os.path.isdir(full)) and os.path.abspath(full) not in notes
+    ]
+
+
 def _notes(coll: Path) -> dict[str, str]:
     if not coll.exists():
         return {}
@@ -179,6 +189,9 @@ def test_the_collection_is_the_storable_files_and_the_watch_survives(
             )
             for op in during:  # seen by the watch
                 _apply(root, op)
+            for index, full in enumerate(_unstorable(root)):  # deleted while watched
+                if index % 2 == 0:
+                    os.unlink(full)
             _until(
                 lambda: _notes(coll) == _storable(root) or child.poll() is not None,
                 lambda: (
