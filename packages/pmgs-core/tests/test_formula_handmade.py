@@ -237,11 +237,10 @@ def test_a_csv_with_cr_line_ends_is_read_by_rows() -> None:
     )
 
 
-def test_csv_column_by_number_reads_the_header_row_too() -> None:
+def test_csv_column_by_number_skips_a_header_cell_without_a_digit() -> None:
     assert _read(_CSV, column="2") == (
         "csv",
         [
-            Oc("name", 1, 2, -1, None, "name"),
             Oc("x", 2, 2, -1, None, "x"),
             Oc("empty", 3, 2, -1, None, "empty"),
             Oc("quoted", 6, 2, -1, None, "quoted"),
@@ -277,8 +276,8 @@ def test_csv_needs_a_column() -> None:
 
 
 def test_csv_limit_and_unknown_tag() -> None:
-    assert len(_read("A\nB\nC", column="1", limit=3)[1]) == 3
-    error = _refused("A\nB\nC", column="1", limit=2)
+    assert len(_read("A1\nB2\nC3", column="1", limit=3)[1]) == 3
+    error = _refused("A1\nB2\nC3", column="1", limit=2)
     assert (error.code, error.details) == ("TOO_MANY_ITEMS", {"max_codes": 2})
     # a cell's tag is read like a formula term's, its position within the cell
     error = _refused("A01B1/00/XX\n", column="1")

@@ -173,6 +173,13 @@ def _lines(text: str, limit: int) -> list[Occurrence]:
     return found
 
 
+def _header_cell(row: list[str], index: int) -> bool:
+    """Whether row 1's cell of a numbered column is a header: text without a digit (every
+    code has one, so a mistyped code is still read and reported)."""
+    cell = row[index].strip() if index < len(row) else ""
+    return bool(cell) and not any(char.isdigit() for char in cell)
+
+
 def _csv(text: str, column: str, limit: int) -> list[Occurrence]:
     """Each non-empty cell of one column (1-based number, or a header name in row 1)."""
     rows = list(csv.reader(io.StringIO(text, newline="")))
@@ -188,6 +195,15 @@ def _csv(text: str, column: str, limit: int) -> list[Occurrence]:
                 {"reason": "CSV_COLUMN_NOT_FOUND", "header": names[:50]},
             )
         index, data = names.index(column), rows[1:]
+    width = max((len(cells) for cells in rows), default=0)
+    if index >= width:
+        raise PMGSQueryError(
+            "INVALID_ARGUMENT",
+            f"the CSV has no column {index + 1}: its rows have at most {width} columns",
+            {"reason": "CSV_COLUMN_NOT_FOUND", "columns": width},
+        )
+    if data is rows and len(rows) > 1 and _header_cell(rows[0], index):
+        data = rows[1:]  # numbered, with a header row: its cell names the column
     found = []
     for number, cells in enumerate(data, start=1 if data is rows else 2):
         cell = cells[index].strip() if index < len(cells) else ""
