@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import subprocess
 from collections.abc import Callable
@@ -36,20 +37,20 @@ def test_add_show_search_rm(pmgs: Runner, coll: Path, tmp_path: Path) -> None:
     record = _json(added)
     assert record["status"] == "added"
     doc = record["document"]
-    assert doc["path"] == "formula.md"  # type: ignore[index]
+    assert doc["path"] == str(note.absolute())  # type: ignore[index]
     assert doc["mime"] == "text/markdown"  # type: ignore[index]
     assert _rows(coll, "SELECT path, category, mime FROM documents") == [
-        ("formula.md", "電池", "text/markdown")
+        (str(note.absolute()), "電池", "text/markdown")
     ]
     again = pmgs("notes", "add", note, "--category", "電池", "--collection", coll, "--json")
     assert _json(again)["status"] == "unchanged"
 
-    shown = _json(pmgs("notes", "show", "formula.md", "--collection", coll, "--json"))
+    shown = _json(pmgs("notes", "show", str(note.absolute()), "--collection", coll, "--json"))
     assert [i["content"] for i in shown["items"]] == [  # type: ignore[attr-defined]
         r[0] for r in _rows(coll, "SELECT content FROM items ORDER BY position")
     ]
     found = _json(pmgs("notes", "search", "バインダー 結着", "--collection", coll, "--json"))
-    assert [i["path"] for i in found["items"]] == ["formula.md"]  # type: ignore[attr-defined]
+    assert [i["path"] for i in found["items"]] == [str(note.absolute())]  # type: ignore[attr-defined]
     assert found["items"][0]["source"] == "user_collection"  # type: ignore[index]
     human = pmgs("notes", "search", "バインダー", "--collection", coll)
     assert human.returncode == 0
@@ -141,4 +142,24 @@ def test_data_dir_places_the_collection_beside_the_release(
     env_file = tmp_path / "env.sqlite"
     by_env = pmgs("notes", "add", note, "--json", env={"PMGS_COLLECTION": str(env_file)})
     assert by_env.returncode == 0, by_env.stderr
-    assert _rows(env_file, "SELECT path FROM documents") == [("n.txt",)]
+    assert _rows(env_file, "SELECT path FROM documents") == [(str(note.absolute()),)]
+
+
+def test_notes_add_file_and_watch_are_one_note(pmgs: Runner, tmp_path: Path) -> None:
+    """``notes add FILE`` keys the note by FILE's absolute path, as the watch does: the
+    watch's first pass finds it unchanged instead of adding a second copy (issue 41)."""
+    from pmgs_core import Collection
+    from pmgs_core.collection import sync_folder
+
+    folder = tmp_path / "w"
+    folder.mkdir()
+    (folder / "a.txt").write_text("一つのファイル", encoding="utf-8")
+    coll = tmp_path / "c.sqlite"
+    relative = os.path.relpath(folder / "a.txt")
+    added = pmgs("notes", "add", relative, "--collection", coll, "--json")
+    assert added.returncode == 0, added.stderr
+    assert json.loads(added.stdout)["document"]["path"] == str((folder / "a.txt").absolute())
+    with Collection(coll) as col:
+        batch = sync_folder(col, folder, None)
+        assert (batch.added, batch.unchanged) == (0, 1)
+        assert col.paths_under("/") == [str((folder / "a.txt").absolute())]

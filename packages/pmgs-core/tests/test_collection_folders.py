@@ -7,6 +7,7 @@ its note. Oracle: the files the test wrote, and the collection's own listing.
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,49 @@ def test_a_watched_file_that_cannot_be_stored_any_more_loses_its_note(
     assert batch.deleted == 1
     assert batch.skipped == [{"path": watched_path(note), "reason": reason}]
     assert _paths(col) == {watched_path(root / "other.txt")}
+
+
+def _documents(path: Path) -> dict[str, str]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute(
+            "SELECT d.path, group_concat(i.content, '') FROM documents d "
+            "JOIN items i ON i.document_id = d.id GROUP BY d.id"
+        ).fetchall()
+    return {str(p): str(t) for p, t in rows}
+
+
+def test_the_migration_keeps_one_note_per_file(tmp_path: Path) -> None:
+    """A collection of schema 2 holding a file by its bare name (``notes add FILE``) and by
+    its absolute path (``notes watch``) keeps the absolute one; a bare name that ends no path,
+    or two, is left alone. Oracle: the rows written by hand, and the index (the stale text is
+    found no more)."""
+    file = tmp_path / "c.sqlite"
+    with Collection(file) as col:
+        col.put_document("古い手入力の版", "a.txt", None, None)
+        col.put_document("監視された新しい版", "/home/u/notes/a.txt", None, None)
+        col.put_document("相方のない名前", "b.txt", None, None)
+        col.put_document("二つに当たる名前", "c.txt", None, None)
+        col.put_document("一つ目", "/x/c.txt", None, None)
+        col.put_document("二つ目", "/y/c.txt", None, None)
+        col.put_document("部分一致だけ", "xa.txt", None, None)
+        col.put_document("自作の相対パス", "dir/a.txt", None, None)
+    with sqlite3.connect(file) as conn:
+        conn.execute("PRAGMA user_version = 2")
+    with Collection(file) as col:
+        assert col.search_text("古い手入力", 10, 0.0, True, None)["items"] == []
+        assert [i["path"] for i in col.search_text("新しい版", 10, 0.0, True, None)["items"]] == [
+            "/home/u/notes/a.txt"
+        ]
+    assert set(_documents(file)) == {
+        "/home/u/notes/a.txt",
+        "b.txt",
+        "c.txt",
+        "/x/c.txt",
+        "/y/c.txt",
+        "xa.txt",
+        "dir/a.txt",
+    }
+    with sqlite3.connect(file) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        orphans = "SELECT count(*) FROM items WHERE document_id NOT IN (SELECT id FROM documents)"
+        assert conn.execute(orphans).fetchone()[0] == 0

@@ -18,7 +18,7 @@ from pmgs_cli.commands.doctor import doctor
 from pmgs_cli.commands.manage import build, setup, validate
 from pmgs_cli.commands.notes import notes
 from pmgs_cli.commands.query import document, hierarchy, lookup, quarantine, release, search
-from pmgs_cli.exits import quiet_broken_pipe
+from pmgs_cli.exits import output_failed, quiet_broken_pipe, stdout_broken, write_failed
 from pmgs_core import COMMAND_ENTRY_POINT_GROUP, CommandMain
 
 if TYPE_CHECKING:
@@ -141,6 +141,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     renderer); that exit is caught here and returned like every other outcome. The console
     script passes the code to ``sys.exit``.
     """
+    try:
+        code = _run(argv)
+        if stdout_broken():  # what is still buffered must reach stdout before the answer counts
+            return output_failed()
+        return code
+    except SystemExit as exc:  # quiet_broken_pipe
+        return _exit_status(exc.code)
+    except OSError as exc:  # click's own output (help, usage) to a stdout that refuses it
+        if not write_failed(exc):
+            raise
+        return output_failed(exc)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         result: Any = cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
     except click.exceptions.Exit as exc:

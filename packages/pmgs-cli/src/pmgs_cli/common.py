@@ -6,6 +6,7 @@ this module costs no more than click and the standard library (ADR 0001).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
@@ -24,7 +25,9 @@ from pmgs_cli.exits import (
     EXIT_OK,
     EXIT_SETUP,
     EXIT_USAGE,
+    output_failed,
     quiet_broken_pipe,
+    write_failed,
 )
 from pmgs_core import ERROR_CATEGORIES
 
@@ -40,6 +43,7 @@ __all__ = [
     "handle_errors",
     "hint_for",
     "query_options",
+    "read_stdin",
 ]
 
 _DATABASE_CODES: Final = frozenset(
@@ -197,6 +201,29 @@ class CliFailure(Exception):
         self.hint = hint
 
 
+def read_stdin(limit: int) -> bytes:
+    """At most ``limit`` bytes of stdin; a closed or unreadable stdin is bad input (exit 2)
+    with a message, never an internal error (``sys.stdin`` is ``None`` when descriptor 0 was
+    closed before Python started)."""
+    stream = sys.stdin
+    buffer = getattr(stream, "buffer", None)
+    if stream is None or buffer is None:
+        raise CliFailure(
+            "INVALID_ARGUMENT",
+            "stdin is closed: give a FILE, or send the text to stdin (… | pmgs … -)",
+            details={"argument": "file", "reason": "STDIN_CLOSED"},
+        )
+    try:
+        data: bytes = buffer.read(limit)
+    except (OSError, ValueError) as exc:
+        raise CliFailure(
+            "INVALID_ARGUMENT",
+            "stdin cannot be read: give a FILE instead",
+            details={"argument": "file", "reason": "STDIN_UNREADABLE"},
+        ) from exc
+    return data
+
+
 def emit_json(data: object) -> None:
     """Print one JSON document on stdout (UTF-8, not ASCII-escaped: Japanese stays readable)."""
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
@@ -208,7 +235,8 @@ def _report_failure(failure: CliFailure, as_json: bool) -> NoReturn:
         error["details"] = failure.details
     hint = failure.hint or hint_for(failure.code, failure.message, failure.details)
     if as_json:
-        emit_json({"record_type": "error", "error": error, "hint": hint})
+        with contextlib.suppress(OSError):  # stdout refuses: stderr below still says what
+            emit_json({"record_type": "error", "error": error, "hint": hint})
     click.echo(f"error {failure.code}: {failure.message}", err=True)
     click.echo(f"hint: {hint}", err=True)
     sys.exit(failure.exit_code)
@@ -242,6 +270,8 @@ def handle_errors(func: F) -> F:
         except BrokenPipeError:
             quiet_broken_pipe()
         except Exception as exc:
+            if write_failed(exc):
+                sys.exit(output_failed(exc))
             if debug:
                 raise
             code = getattr(exc, "code", None)

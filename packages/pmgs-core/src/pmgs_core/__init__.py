@@ -103,6 +103,7 @@ if TYPE_CHECKING:
         text_files,
         vectors_available,
         watch_folders,
+        watched_path,
         write_settings,
     )
     from pmgs_core.datadir import (
@@ -124,7 +125,7 @@ _LAZY_EXPORTS: dict[str, str] = {
             "collection",
             "COLLECTION_FILE COLLECTION_RECORD_NAMES Collection collection_json_schema "
             "DEFAULT_SETTINGS FolderSync read_settings text_files vectors_available "
-            "watch_folders write_settings",
+            "watch_folders watched_path write_settings",
         ),
         ("check", "CHECK_STATUSES MAX_CHECK_CODES CodeCheckRecord"),
         ("diff", "DIFF_SECTIONS ReleaseDiff diff_releases"),
@@ -249,5 +250,6 @@ __all__ = [
     "text_files",
     "vectors_available",
     "watch_folders",
+    "watched_path",
     "write_settings",
 ]

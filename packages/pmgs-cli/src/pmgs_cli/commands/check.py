@@ -9,7 +9,14 @@ from typing import Any, Final
 import click
 
 from pmgs_cli.commands.release_choice import open_release
-from pmgs_cli.common import CliFailure, Query, emit_json, query_options, scheme_option
+from pmgs_cli.common import (
+    CliFailure,
+    Query,
+    emit_json,
+    query_options,
+    read_stdin,
+    scheme_option,
+)
 from pmgs_cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE
 
 __all__ = ["check"]
@@ -21,11 +28,11 @@ _MAX_BYTES: Final = 8_000_000
 def _read(source: str) -> str:
     """The input text: UTF-8 (BOM allowed), else CP932 as Japanese Windows tools save it."""
     if source == "-":
-        if sys.stdin.isatty():
+        if sys.stdin is not None and sys.stdin.isatty():
             raise CliFailure(
                 "INVALID_ARGUMENT", "give a FILE, or pipe the formula in (pmgs check - < f.txt)"
             )
-        data = sys.stdin.buffer.read(_MAX_BYTES + 1)
+        data = read_stdin(_MAX_BYTES + 1)
     else:
         path = Path(source)
         if not path.is_file():

@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import click
 
-from pmgs_cli.common import EXIT_OK, CliFailure, emit_json, file_options, paging_options
+from pmgs_cli.common import (
+    EXIT_OK,
+    CliFailure,
+    emit_json,
+    file_options,
+    paging_options,
+    read_stdin,
+)
 
 if TYPE_CHECKING:
     from pmgs_core import (
@@ -141,7 +148,12 @@ def _read_text(data: bytes, what: str) -> str:
 
 @notes.command("add")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True))
-@click.option("--path", "logical", default=None, help="Logical path (default: FILE's name).")
+@click.option(
+    "--path",
+    "logical",
+    default=None,
+    help="Logical path (default: FILE's absolute path, the note `notes watch` keeps for it).",
+)
 @click.option("--category", default=None, help="Category label.")
 @click.option("--mime", default=None, help="MIME type (default: from the path's extension).")
 @_notes_options
@@ -150,12 +162,17 @@ def add(
 ) -> None:
     """Make the note at --path hold FILE's text (FILE '-' reads stdin).
 
+    Without --path the note is keyed by FILE's absolute path, as `notes watch` keys it: the
+    same file added by hand and watched is one note.
+
     Adding the same text again changes nothing; a changed text replaces the old one.
     """
+    from pmgs_core import watched_path
+
     if str(file) == "-":
         if logical is None:
             raise CliFailure("INVALID_PATH", "--path is required when reading stdin")
-        data = sys.stdin.buffer.read(_MAX_FILE_BYTES + 1)
+        data = read_stdin(_MAX_FILE_BYTES + 1)
     else:
         try:
             data = file.read_bytes()
@@ -163,7 +180,13 @@ def add(
             raise CliFailure(
                 "INVALID_ARGUMENT", "FILE cannot be read", details={"argument": "file"}
             ) from exc
-        logical = logical if logical is not None else file.name
+        logical = logical if logical is not None else watched_path(file)
+    if len(data) > _MAX_FILE_BYTES:  # more than 1,000,000 characters, whatever they are
+        raise CliFailure(
+            "ITEM_TOO_LARGE",
+            f"FILE is larger than {_MAX_FILE_BYTES:,} bytes (more than 1,000,000 characters)",
+            details={"argument": "file", "max_bytes": _MAX_FILE_BYTES},
+        )
     with n.open() as col:
         record = col.put_document(_read_text(data, "FILE"), logical, mime, category)
 

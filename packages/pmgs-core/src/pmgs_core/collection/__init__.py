@@ -11,7 +11,13 @@ from pmgs_core.collection._collection import (
     SOURCE,
     Collection,
 )
-from pmgs_core.collection._folders import FolderSync, apply_changes, sync_folder, text_files
+from pmgs_core.collection._folders import (
+    FolderSync,
+    apply_changes,
+    sync_folder,
+    text_files,
+    watched_path,
+)
 from pmgs_core.collection._limits import (
     CHUNK_CHARS,
     MAX_CATEGORY_CHARS,
@@ -64,5 +70,6 @@ __all__ = [
     "text_files",
     "vectors_available",
     "watch_folders",
+    "watched_path",
     "write_settings",
 ]

@@ -21,7 +21,7 @@ from pmgs_core.errors import PMGSQueryError
 if TYPE_CHECKING:
     from pmgs_core.collection._collection import Collection
 
-__all__ = ["FolderSync", "path_refusal", "skip_reason", "text_files"]
+__all__ = ["FolderSync", "path_refusal", "skip_reason", "text_files", "watched_path"]
 
 SNIFF_BYTES: Final = 8192
 MAX_FILE_BYTES: Final = 4_000_000

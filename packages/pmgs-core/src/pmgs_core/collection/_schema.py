@@ -107,7 +107,32 @@ def _create_v2(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS: Final[tuple[Callable[[sqlite_utils.Database], None], ...]] = (_create_v1, _create_v2)
+def _merge_twins_v3(db: sqlite_utils.Database) -> None:
+    """One note per file (issue 41): ``pmgs notes add FILE`` used to key a note by the file's
+    bare name, ``pmgs notes watch`` by its absolute path, so one file could be two notes (the
+    stale one ranking first). ``notes add`` now keys by the absolute path too; a bare-name note
+    whose name ends exactly one absolute-path note is that file's stale twin and goes (the
+    watched note stays: the watch keeps it current). A bare name that ends several paths, or
+    none, is left alone: which file it was cannot be told."""
+    twins = [
+        int(row[0])
+        for row in db.execute(
+            "SELECT b.id FROM documents b WHERE instr(b.path, '/') = 0 AND ("
+            "SELECT count(*) FROM documents a WHERE length(a.path) > length(b.path) "
+            "AND substr(a.path, 1, 1) = '/' "
+            "AND substr(a.path, length(a.path) - length(b.path)) = '/' || b.path) = 1"
+        ).fetchall()
+    ]
+    for document_id in twins:
+        db.execute("DELETE FROM items WHERE document_id = ?", [document_id])
+        db.execute("DELETE FROM documents WHERE id = ?", [document_id])
+
+
+MIGRATIONS: Final[tuple[Callable[[sqlite_utils.Database], None], ...]] = (
+    _create_v1,
+    _create_v2,
+    _merge_twins_v3,
+)
 """Step ``i`` takes the schema from version ``i`` to ``i + 1``."""
 COLLECTION_SCHEMA_VERSION: Final = len(MIGRATIONS)
 
