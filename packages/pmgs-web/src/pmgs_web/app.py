@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from importlib.resources import files
 from typing import Final
+from urllib.parse import urlencode
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
@@ -43,6 +44,8 @@ CONTENT_SECURITY_POLICY: Final = (
 )
 MAX_PATH_CHARS: Final = 512
 """Longer paths are refused before any lookup (no code or document id comes near)."""
+MAX_ECHO_CHARS: Final = 2048
+"""The longest path or query an error page repeats in its own links (issue 41)."""
 
 _HEADERS: Final = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
@@ -167,6 +170,10 @@ class _Viewer:
         record = {"code": code, "message": message}
         if as_json:
             return _json({"error": record}, status)
+        if len(urlencode(links.query)) > MAX_ECHO_CHARS or len(links.path) > MAX_ECHO_CHARS:
+            # An error page links to itself (language, JSON): a huge address is not echoed.
+            path = links.path if len(links.path) <= MAX_ECHO_CHARS else "/"
+            links = Linker(links.root, path, {}, links.language)
         view = View("error.html", {"error": record}, record, status, code)
         return self._html(view, links)
 

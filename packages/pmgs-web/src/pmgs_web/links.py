@@ -29,8 +29,8 @@ class Linker:
     """Builds the links of one request: the mount prefix, ``release`` and ``lang`` kept."""
 
     def __init__(self, root_path: str, path: str, query: Mapping[str, str], language: str) -> None:
-        self.root = root_path.rstrip("/")
-        self.path = path
+        self.root = "/" + root_path.strip("/") if root_path.strip("/") else ""
+        self.path = "/" + path.lstrip("/")  # path-only: "//fi/X" would name a host "fi"
         self.query = dict(query)
         self.language = language
         self.sticky: dict[str, str] = {}
