@@ -207,13 +207,31 @@ def inventory_of(source: Path, release: str | None, stage: SetupStage) -> Invent
     try:
         return take_inventory(source, release=release)
     except BuildError as exc:
+        first = exc.issues[0]
+        details: dict[str, Any] = {"issues": sorted({issue.code for issue in exc.issues})}
+        where = ""
+        if first.source_path:  # the member or link refused, as the package names it
+            details["path"] = shown_name(first.source_path)
+            where = f" ({details['path']})"
         raise SetupError(
             "SOURCE_INVALID",
-            f"the source is not a readable PMGS package: {exc.issues[0].code}: "
-            f"{exc.issues[0].message}",
+            f"the source is not a readable PMGS package: {first.code}: {first.message}{where}",
             stage=stage,
-            details={"issues": sorted({issue.code for issue in exc.issues})},
+            details=details,
         ) from None
+
+
+MAX_SHOWN_NAME: Final = 200
+
+
+def shown_name(name: str) -> str:
+    """A name from a package as a message may show it: control characters and undecodable
+    bytes escaped (``\\x1b``), at most :data:`MAX_SHOWN_NAME` characters (then ``…``)."""
+    escaped = "".join(
+        char if char.isprintable() else char.encode("unicode_escape", "backslashreplace").decode()
+        for char in name.encode("utf-8", "backslashreplace").decode("utf-8")
+    )
+    return escaped if len(escaped) <= MAX_SHOWN_NAME else escaped[: MAX_SHOWN_NAME - 1] + "…"
 
 
 def current_pointer(root: Path) -> CurrentPointer | None:
