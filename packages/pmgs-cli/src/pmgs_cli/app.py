@@ -5,6 +5,7 @@ See ADR 0001.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -141,6 +142,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     renderer); that exit is caught here and returned like every other outcome. The console
     script passes the code to ``sys.exit``.
     """
+    _portable_streams()
+    if argv is None:
+        argv = sys.argv[1:]
+    argv = [_utf8_argument(arg) for arg in argv]
     try:
         code = _run(argv)
         if stdout_broken():  # what is still buffered must reach stdout before the answer counts
@@ -152,6 +157,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not write_failed(exc):
             raise
         return output_failed(exc)
+
+
+def _portable_streams() -> None:
+    """Under a locale that is not UTF-8 (``LC_ALL=C`` without Python's coercion), write what
+    the encoding cannot hold as ``\\uXXXX``: Japanese text stays readable, and JSON stays JSON
+    (an escape of the same text), instead of a failed write."""
+    import codecs
+
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        reconfigure = getattr(stream, "reconfigure", None)
+        if not isinstance(encoding, str) or reconfigure is None:
+            continue
+        try:
+            if codecs.lookup(encoding).name != "utf-8":
+                reconfigure(errors="backslashreplace")
+        except (LookupError, ValueError, OSError):  # pragma: no cover - an exotic stream
+            continue
+
+
+def _utf8_argument(arg: str) -> str:
+    """An argument as the UTF-8 text it was typed in, when a non-UTF-8 locale decoded its
+    bytes into surrogates (``pmgs search 電池`` under ``LC_ALL=C``)."""
+    if not any("\udc80" <= char <= "\udcff" for char in arg):
+        return arg
+    try:
+        return os.fsencode(arg).decode("utf-8")
+    except (UnicodeError, ValueError):
+        return arg
 
 
 def _run(argv: Sequence[str] | None) -> int:

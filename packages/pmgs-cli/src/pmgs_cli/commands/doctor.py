@@ -288,8 +288,9 @@ def doctor(
     if as_json:
         emit_json(report)
     else:
-        from rich.console import Console
         from rich.table import Table
+
+        from pmgs_cli.render import stdout as console  # a closed pipe ends it quietly
 
         table = Table(title=f"pmgs doctor — {report['status']}")
         for column in ("check", "status", "detail"):
@@ -301,7 +302,6 @@ def doctor(
                 f"[{style.get(item['status'], '')}]{item['status']}[/]",
                 item["detail"],
             )
-        console = Console()
         console.print(table)
         if report["failure"]:
             console.print(
