@@ -137,13 +137,13 @@ def read_only_copy(world: World, tmp_path: Path) -> Iterator[Callable[[], Path]]
 def _run(
     world: World, command: str, environment: str, tmp_path: Path, data_dir: Path
 ) -> tuple[subprocess.CompletedProcess[bytes], Path]:
-    collection = data_dir / "collection" / "c.sqlite" if environment == "data dir read-only" else (
-        tmp_path / "c.sqlite"
+    collection = (
+        data_dir / "collection" / "c.sqlite"
+        if environment == "data dir read-only"
+        else (tmp_path / "c.sqlite")
     )
     argv = [
-        part.format(
-            d=data_dir, c=collection, f=world.formula, scheme=world.scheme, code=world.code
-        )
+        part.format(d=data_dir, c=collection, f=world.formula, scheme=world.scheme, code=world.code)
         for part in COMMANDS[command]
     ]
     env = script_environment({"HOME": str(world.home), "XDG_DATA_HOME": str(world.home / "x")})
@@ -170,7 +170,7 @@ def _run(
     if opened:
         stdout = opened[0]
     try:
-        result = subprocess.run(  # noqa: S603 - the test's own command
+        result = subprocess.run(
             command_line,
             stdin=stdin,
             stdout=stdout,
@@ -178,7 +178,7 @@ def _run(
             env=env,
             check=False,
             timeout=120,
-            preexec_fn=preexec,  # noqa: PLW1509 - closes stdin in the child only
+            preexec_fn=preexec,
         )
     finally:
         for fd in opened:
