@@ -7,6 +7,7 @@ files; exit codes and error records are the documented ones (docs/cli.md).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -25,7 +26,7 @@ def two_releases(tmp_path_factory: pytest.TempPathFactory, pmgs: Runner) -> dict
     """A data dir with the base release and its planned successor (current)."""
     root = tmp_path_factory.mktemp("two")
     base = generate_package(root / "base", scale=0.0005, seed=3, with_documents=True)
-    plan = plan_next_release(base)
+    plan = plan_next_release(base, with_chains=True)
     following = write_next_release(base, root / "next", plan)
     data = root / "data"
     for package in (base.path, following):
@@ -97,7 +98,7 @@ def test_check_formula_statuses_and_exit_codes(
 ) -> None:
     plan: ReleasePlan = two_releases["plan"]
     data = two_releases["data"]
-    one, several = plan.abolished
+    one, several = plan.abolished[:2]
     formula = tmp_path / "formula.txt"
     formula.write_text(
         f"[{one.code}/FI + {several.code}/FI] * {plan.abolished_theme}/AA01/FT\n", "utf-8"
@@ -110,7 +111,10 @@ def test_check_formula_statuses_and_exit_codes(
         (several.code, "abolished"),
         (f"{plan.abolished_theme}AA01", "theme_not_present"),
     ]
-    assert items[1]["revisions"][0]["targets"] == list(several.targets)
+    targets = items[1]["revisions"][0]["targets"]
+    assert [t["code"] for t in targets] == list(several.targets)
+    assert [t["text"] for t in targets] == [text.strip() for text in several.target_texts]
+    assert [t["status"] for t in targets] == ["present"] * len(several.targets)
     old = pmgs("check", formula, "--data-dir", data, "--release", two_releases["base"], "--json")
     assert old.returncode == 0, old.stderr  # every code was valid in the base release
     annotated = pmgs("check", formula, "--data-dir", data, "--annotate")
@@ -120,6 +124,40 @@ def test_check_formula_statuses_and_exit_codes(
     table = pmgs("check", formula, "--data-dir", data)
     assert one.file in table.stdout
     assert "element:infor[" in table.stdout
+    for code, text in zip(several.targets, several.target_texts, strict=True):
+        assert f"→ {code} present (record: {text.strip()!r})" in table.stdout
+
+
+def _unboxed(output: str) -> str:
+    """A Rich table's text with its borders, padding and line breaks taken out."""
+    return re.sub(r"[\s│┃┏┓┗┛┡┩└┘━─┳┻╇┼┬┴╋]", "", output)
+
+
+def test_check_follows_chains_and_evidence_wraps_at_80_columns(
+    pmgs_process: Runner, two_releases: dict[str, Any], tmp_path: Path
+) -> None:
+    """Chain A → B → (abolished) → present and cycle C ⇄ D, in the table at 80 columns and in
+    --annotate; every title and locator whole (folded, never cut with …)."""
+    plan: ReleasePlan = two_releases["plan"]
+    one = plan.abolished[0]
+    chain_a, chain_b, cycle_c, cycle_d = plan.abolished[2:6]
+    formula = tmp_path / "chain.txt"
+    formula.write_text(f"{chain_a.code}/FI + {cycle_c.code}/FI\n", "utf-8")
+    data = two_releases["data"]
+    table = pmgs_process("check", formula, "--data-dir", data, env={"COLUMNS": "80"})
+    assert table.returncode == 1, table.stderr
+    assert "…" not in table.stdout
+    assert max(len(line) for line in table.stdout.splitlines()) <= 80
+    flat = _unboxed(table.stdout)
+    for gone in (chain_a, cycle_c):
+        assert _unboxed(gone.title) in flat
+        assert _unboxed(gone.file) in flat
+    assert _unboxed(f"→ {chain_b.code} abolished ⇒ {one.targets[0]}") in flat
+    assert _unboxed(f"→ {cycle_d.code} abolished (a cycle: not followed)") in flat
+    annotated = pmgs_process("check", formula, "--data-dir", data, "--annotate")
+    line = annotated.stdout.splitlines()[0]
+    assert f"{chain_a.code}/FI ⟦abolished: {chain_b.code} ⇒ {one.targets[0]}⟧" in line
+    assert f"{cycle_c.code}/FI ⟦abolished: {cycle_d.code} (abolished, a cycle)⟧" in line
 
 
 def test_check_reads_stdin_and_all_present_exits_0(two_releases: dict[str, Any]) -> None:
