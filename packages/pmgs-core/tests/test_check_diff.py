@@ -251,6 +251,52 @@ def test_a_chain_stops_at_the_step_bound(
     assert (loop["cycle"], loop["depth_limited"]) == (True, False)  # a cycle is no depth
 
 
+_WIDE = {chr(code): chr(code + 0xFEE0) for code in range(0x21, 0x7F)} | {" ": "\u3000"}
+"""Printable ASCII to its full-width form (U+FF01-FF5E) and the space to the ideographic
+space: what a Japanese IME types in full-width mode (the Unicode block's definition)."""
+
+
+def test_a_formula_typed_in_full_width_checks_like_its_ascii_twin(
+    releases: dict[str, Any],
+) -> None:
+    plan: ReleasePlan = releases["plan"]
+    one, several = plan.abolished[:2]
+    twin = (
+        f"[{one.code}/FI + {several.code}/FI] * {plan.retitled[0].code}/FI"
+        f" - ({plan.abolished_theme}AA01/FT + 4C083/AA01 + {plan.added[0].code}/FI)"
+        " + G06F3/042/IP + G06F3/048 + G06F3/048/IP + B60J5/00,501@B/FI + HELLO/FI"
+    )
+    typed = "".join(_WIDE.get(char, char) for char in twin)
+    assert typed.isascii() is False
+    assert "+" not in typed
+    store: PMGSStore = releases["new"]
+    wide = store.check_codes(typed, since="2026-04-01")
+    narrow = store.check_codes(twin, since="2026-04-01")
+    jsonschema.validate(wide, load_schema("code_check"))
+    assert (
+        [i["status"] for i in wide["items"]]
+        == [i["status"] for i in narrow["items"]]
+        == [
+            "abolished",
+            "abolished",
+            "changed",
+            "theme_not_present",
+            "present",
+            "changed",
+            "not_valid_at_release",
+            "ambiguous_scheme",
+            "present",
+            "present",
+            "invalid_code",
+        ]
+    )
+    keys = ("offset", "line", "column", "tag", "scheme", "code", "revisions")
+    for w, n in zip(wide["items"], narrow["items"], strict=True):
+        assert {k: w[k] for k in keys} == {k: n[k] for k in keys}
+        assert w["text"] == typed[w["offset"] : w["offset"] + len(w["text"])]
+        assert w["match"] == ("normalised" if w["code"] else None)
+
+
 def test_without_since_a_revised_code_is_present(releases: dict[str, Any]) -> None:
     plan: ReleasePlan = releases["plan"]
     record = releases["new"].check_codes(f"{plan.retitled[0].code}/FI")

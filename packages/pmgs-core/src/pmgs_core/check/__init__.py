@@ -112,5 +112,7 @@ def occurrence_item(index: int, found: Occurrence, default_scheme: str | None) -
         item["message"] = f"not a valid {scheme} code; expected {error.expected}"
         return item
     item["code"] = parsed.canonical
-    item["match"] = "exact" if found.body == parsed.canonical else "normalised"
+    # ``body`` is the folded text: full-width input is never an exact match
+    exact = found.body == parsed.canonical and found.text.isascii()
+    item["match"] = "exact" if exact else "normalised"
     return item
