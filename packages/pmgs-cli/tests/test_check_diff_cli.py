@@ -221,3 +221,26 @@ def test_check_wrong_shapes_and_ten_thousand_codes(
     bounded = pmgs("check", many, "--data-dir", two_releases["data"], "--json")
     assert bounded.returncode == 0, bounded.stderr
     assert json.loads(bounded.stdout)["code_count"] == 10_000
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="closes descriptor 0 with a POSIX shell")
+@pytest.mark.parametrize("as_json", [True, False])
+def test_check_with_stdin_closed_exits_2(two_releases: dict[str, Any], as_json: bool) -> None:
+    """``pmgs check - <&-``: descriptor 0 closed before the process starts (sys.stdin None)."""
+    argv = [_pmgs_exe(), "check", "-", "--data-dir", str(two_releases["data"])]
+    argv += ["--json"] if as_json else []
+    result = subprocess.run(
+        ["/bin/sh", "-c", 'exec "$@" <&-', "sh", *argv],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 2, result.stderr
+    _no_traceback(result)
+    assert "error INVALID_ARGUMENT: standard input is closed" in result.stderr
+    assert "`pmgs check formula.txt`" in result.stderr
+    if as_json:
+        error = json.loads(result.stdout)["error"]
+        assert (error["code"], error["details"]) == ("INVALID_ARGUMENT", {"reason": "STDIN_CLOSED"})

@@ -18,14 +18,52 @@ _MAX_BYTES: Final = 8_000_000
 """Input read at most (4 bytes a character over the store's 2,000,000 characters)."""
 
 
+_STDIN_HINT: Final = (
+    "Give the formula as a file: `pmgs check formula.txt`, or pipe it in: "
+    "`pmgs check - < formula.txt`."
+)
+
+
+def _stdin_bytes() -> bytes:
+    """Standard input, or a usage error when there is none to read.
+
+    A closed descriptor 0 (``pmgs check - <&-``, some service managers) leaves
+    ``sys.stdin`` None, and a detached one fails on read: both are bad input (exit 2,
+    ``details.reason`` ``STDIN_CLOSED``), not an internal error. A terminal is refused too:
+    waiting for a formula nobody knows to type looks like a hang.
+    """
+    stdin = sys.stdin
+    buffer = getattr(stdin, "buffer", None) if stdin is not None else None
+    if buffer is None:
+        raise CliFailure(
+            "INVALID_ARGUMENT",
+            "standard input is closed: there is no formula to read from '-'",
+            details={"reason": "STDIN_CLOSED"},
+            hint=_STDIN_HINT,
+        )
+    try:
+        if stdin.isatty():
+            raise CliFailure(
+                "INVALID_ARGUMENT",
+                "give a FILE, or pipe the formula in (pmgs check - < f.txt)",
+                details={"reason": "STDIN_IS_TERMINAL"},
+                hint=_STDIN_HINT,
+            )
+        data: bytes = buffer.read(_MAX_BYTES + 1)
+    except (OSError, ValueError):  # a descriptor closed under us, a closed file object
+        raise CliFailure(
+            "INVALID_ARGUMENT",
+            "standard input could not be read: there is no formula to read from '-'",
+            details={"reason": "STDIN_CLOSED"},
+            hint=_STDIN_HINT,
+        ) from None
+    return data
+
+
 def _read(source: str) -> str:
     """The input text: UTF-8 (BOM allowed), else CP932 as Japanese Windows tools save it."""
     if source == "-":
-        if sys.stdin.isatty():
-            raise CliFailure(
-                "INVALID_ARGUMENT", "give a FILE, or pipe the formula in (pmgs check - < f.txt)"
-            )
-        data = sys.stdin.buffer.read(_MAX_BYTES + 1)
+        data = _stdin_bytes()
     else:
         path = Path(source)
         if not path.is_file():
