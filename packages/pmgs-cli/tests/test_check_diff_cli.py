@@ -244,3 +244,19 @@ def test_check_with_stdin_closed_exits_2(two_releases: dict[str, Any], as_json: 
     if as_json:
         error = json.loads(result.stdout)["error"]
         assert (error["code"], error["details"]) == ("INVALID_ARGUMENT", {"reason": "STDIN_CLOSED"})
+
+
+def test_diff_retitled_titles_wrap_at_80_columns(
+    pmgs_process: Runner, two_releases: dict[str, Any]
+) -> None:
+    plan: ReleasePlan = two_releases["plan"]
+    (retitled,) = plan.retitled
+    result = pmgs_process(
+        "diff", two_releases["base"], "current", "--data-dir", two_releases["data"],
+        "--under", retitled.code, env={"COLUMNS": "80"},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "…" not in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+    flat = _unboxed(result.stdout)
+    assert _unboxed(f"「{retitled.old_title}」→「{retitled.new_title}」") in flat
