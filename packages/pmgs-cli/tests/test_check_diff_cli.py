@@ -260,3 +260,93 @@ def test_diff_retitled_titles_wrap_at_80_columns(
     assert max(len(line) for line in result.stdout.splitlines()) <= 80
     flat = _unboxed(result.stdout)
     assert _unboxed(f"「{retitled.old_title}」→「{retitled.new_title}」") in flat
+
+
+_HINTED = re.compile(r"`([^`]*\bpmgs [^`]*)`")
+"""A command in a hint: backticked text that runs pmgs."""
+
+
+def _hint_of(result: subprocess.CompletedProcess[str]) -> str:
+    lines = [line for line in result.stderr.splitlines() if line.startswith("hint: ")]
+    assert len(lines) == 1, result.stderr
+    return lines[0].removeprefix("hint: ")
+
+
+def _error_hints(pmgs: Runner, data: Path, base: str, work: Path) -> dict[str, str]:
+    """The hint of every error ``check`` and ``diff`` report for their input, by case."""
+    inputs = {
+        "empty.txt": "",
+        "many.txt": "G06F3/048/IP\n" * 10_001,
+        "syntax.txt": "G06F3/048/FI + + G06F3/0482/FI",
+        "tag.txt": "G06F3/048/TX",
+        "huge.txt": "G" * 2_000_001,
+        "table.csv": "name,code\nA,G06F3/048/IP\n",
+        "formula.txt": "G06F3/048/IP",
+    }
+    for name, text in inputs.items():
+        (work / name).write_text(text, "utf-8")
+    (work / "latin1.txt").write_bytes(b"\x81\x7f\xff")
+    cases = {
+        "NO_CODES": ("check", work / "empty.txt"),
+        "TOO_MANY_ITEMS": ("check", work / "many.txt"),
+        "FORMULA_SYNTAX": ("check", work / "syntax.txt"),
+        "FORMULA_UNKNOWN_TAG": ("check", work / "tag.txt"),
+        "INPUT_TOO_LARGE": ("check", work / "huge.txt"),
+        "CSV_COLUMN_NOT_FOUND": ("check", work / "table.csv", "--column", "nope"),
+        "since": ("check", work / "formula.txt", "--since", "2026-13-01"),
+        "encoding": ("check", work / "latin1.txt"),
+        "missing file": ("check", work / "absent.txt"),
+        "annotate and json": ("check", work / "formula.txt", "--annotate", "--json"),
+        "check --release": ("check", work / "formula.txt", "--release", "JPPM1999001"),
+        "check --release shape": ("check", work / "formula.txt", "--release", "old"),
+        "diff FROM": ("diff", "JPPM1999001", "current"),
+        "diff TO": ("diff", base, "nope"),
+    }
+    hints = {}
+    for case, argv in cases.items():
+        result = pmgs(*argv, "--data-dir", data)
+        assert result.returncode in (2, 4), (case, result.stderr)
+        hints[case] = _hint_of(result)
+    return hints
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="runs the hints' shell command lines")
+def test_every_hint_of_check_and_diff_names_a_command_that_works(
+    pmgs: Runner, two_releases: dict[str, Any], tmp_path: Path
+) -> None:
+    """Each backticked command of each hint is run (files named in it exist, the data dir is
+    added) and must not be a usage error: the hint sends nobody to an option that is not
+    there."""
+    data, base = two_releases["data"], two_releases["base"]
+    hints = _error_hints(pmgs, data, base, tmp_path)
+    closed = subprocess.run(
+        ["/bin/sh", "-c", 'exec "$@" <&-', "sh", _pmgs_exe(), "check", "-", "--data-dir", data],
+        capture_output=True, text=True, encoding="utf-8", check=False, timeout=120,
+    )  # fmt: skip
+    hints["stdin closed"] = _hint_of(closed)
+    assert "search text" not in " ".join(hints.values())
+    assert "notes" not in " ".join(hints.values())
+    assert "512" not in " ".join(hints.values())
+    assert "--release" not in hints["diff FROM"] + hints["diff TO"]
+    assert base == "JPPM2026002"  # the release id the diff hint's example names
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for name in ("formula.txt", "part1.txt"):
+        (runs / name).write_text("G06F3/048/IP\n", "utf-8")  # every --input reads it
+    (runs / "codes.csv").write_text("A,G06F3/048/IP\n", "utf-8")  # no header: --column 2
+    ran = 0
+    for case, hint in hints.items():
+        commands = _HINTED.findall(hint)
+        assert commands, (case, hint)
+        for command in commands:
+            shell = re.sub(
+                r"\bpmgs (\w+)", lambda m: f'"{_pmgs_exe()}" {m[1]} --data-dir "{data}"', command
+            )
+            done = subprocess.run(  # the hint's own command line, its files in runs/
+                shell, shell=True, cwd=runs, capture_output=True, text=True, encoding="utf-8",
+                check=False, timeout=120,
+            )  # fmt: skip
+            assert done.returncode in (0, 1), (case, command, done.stderr)
+            assert "Usage:" not in done.stderr, (case, command)
+            ran += 1
+    assert ran >= len(hints)
