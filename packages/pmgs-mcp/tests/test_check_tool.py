@@ -87,8 +87,11 @@ def test_check_tool_in_a_real_session(next_release: tuple[ReleasePlan, Path]) ->
 
     assert error(1)["code"] == "INVALID_QUERY"
     assert error(1)["details"]["reason"] == "FORMULA_SYNTAX"
+    assert "balanced [ ] or ( )" in error(1)["hint"]  # not the search tool's 512 characters
     assert error(2)["code"] == "TOO_MANY_ITEMS"
     assert error(2)["details"]["max_codes"] == MAX_MCP_CODES
+    assert f"at most {MAX_MCP_CODES} codes a call" in error(2)["hint"]  # not "collection"
+    assert "/FI, /FT or /IP" in error(4)["hint"]
     assert results[3].is_error is False
     assert results[3].structured_content["code_count"] == MAX_MCP_CODES
     assert error(4)["details"]["reason"] == "FORMULA_UNKNOWN_TAG"
