@@ -20,9 +20,10 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from benchmarks import report, sections_local, sections_mcp
-from benchmarks.results import RESULTS, ROOT, Result, load, newest
+from benchmarks.results import RESULTS, ROOT, Result, load, newest, save
 from benchmarks.sections import Check, Section, join, value, verdict
 
 DOCS = ROOT / "docs" / "benchmarks.md"
@@ -120,6 +121,33 @@ def render(directory: Path = RESULTS) -> str:
 
 def draw(result: Result) -> Section:
     return RENDERERS[result.kind](result)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The two options every benchmark script has: where its results go, and whether to
+    rewrite the document from the saved results afterwards."""
+    parser.add_argument(
+        "--output-json",
+        type=Path,
+        default=None,
+        help="results file (default: benchmarks/results/<kind>-<date>[-scale-<scale>].json)",
+    )
+    parser.add_argument(
+        "--write-docs",
+        action="store_true",
+        help="then write docs/benchmarks.md from benchmarks/results/",
+    )
+
+
+def publish(record: dict[str, Any], args: argparse.Namespace) -> Path:
+    """Save a script's results, print the section they render, and on ``--write-docs``
+    rewrite the whole document (which shows this file only when it is under
+    benchmarks/results/ and the newest of its kind)."""
+    path = save(record, args.output_json)
+    print(draw(Result(record["kind"], path, record)).markdown)
+    if args.write_docs:
+        main([])
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:

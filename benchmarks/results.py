@@ -58,6 +58,21 @@ def commit() -> str:
     return head + ("+" if dirty.returncode else "")
 
 
+def invocation() -> str:
+    """This run's command as a maintainer types it (``-m`` from the repository root)."""
+    stem = Path(sys.argv[0]).stem
+    module = "benchmarks" if stem == "__main__" else f"benchmarks.{stem}"
+    return " ".join(["uv run python -m", module, *sys.argv[1:]])
+
+
+def shown(path: Path) -> str:
+    """A results path relative to the repository when it is inside it."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def stamp(kind: str, scale: float | None, command: str | None = None) -> dict[str, Any]:
     """The fields every result starts with: what, when, on which commit and machine."""
     now = time.gmtime()
@@ -66,7 +81,7 @@ def stamp(kind: str, scale: float | None, command: str | None = None) -> dict[st
         "date": time.strftime("%Y-%m-%d", now),
         "measured_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", now),
         "commit": commit(),
-        "command": command or "uv run python " + " ".join(sys.argv),
+        "command": command or invocation(),
         "scale": scale,
         "machine": machine(),
     }

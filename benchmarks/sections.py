@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmarks.report import GIB
-from benchmarks.results import Result
+from benchmarks.results import Result, shown
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def measured_line(result: Result, *, machine_at_end: bool = False) -> str:
     where = ", ".join(facts) + "; " + load if facts else load
     scale = "" if d.get("scale") is None else f" Scale {result.scale:g}."
     commit = d.get("commit") or "not recorded"
-    file = f"`benchmarks/results/{result.path.name}`"
+    file = f"`{shown(result.path)}`"
     transcribed = d.get("transcribed")
     if transcribed:
         return (

@@ -32,9 +32,12 @@ def build_pair(result: Result) -> Section:
     ]
     for name, label in names.items():
         run = builds[name]
+        size = "—" if run.get("database_mb") is None else f"{run['database_mb']:,} MB"
+        failed = "" if run.get("exit", 0) == 0 else f" (**exit {run['exit']}**)"
         table.append(
-            f"| {label} | {run['wall_s']:.1f} | {run['cpu_s']:.1f} | {run['peak_rss_mb']:,} MB | "
-            f"{run['database_mb']:,} MB | {run['load_before']:.2f} → {run['load_after']:.2f} |"
+            f"| {label}{failed} | {run['wall_s']:.1f} | {run['cpu_s']:.1f} | "
+            f"{run['peak_rss_mb']:,} MB | {size} | "
+            f"{run['load_before']:.2f} → {run['load_after']:.2f} |"
         )
     phases = list(builds["ours_serial"].get("phase_seconds", {}))
     phase_table = [
@@ -52,7 +55,12 @@ def build_pair(result: Result) -> Section:
         Check("full build, serial", "≤ 300 s", serial["wall_s"], 300, "s", "build"),
         Check("full build, two cores", "≤ 300 s", parallel["wall_s"], 300, "s"),
         Check(
-            "database size", "≤ 1.35 GB", serial["database_mb"] * 1e6, 1.35e9, "bytes", "database"
+            "database size",
+            "≤ 1.35 GB",
+            None if serial.get("database_mb") is None else serial["database_mb"] * 1e6,
+            1.35e9,
+            "bytes",
+            "database",
         ),
         Check(
             "full build, serial, against the reference",
