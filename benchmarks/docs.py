@@ -63,25 +63,26 @@ INTRO = """\
 Written by `uv run python -m benchmarks --write-docs` from the results files in
 `benchmarks/results/`; do not edit by hand (a test fails when this file and the results
 disagree). Each section shows the newest results file of one benchmark, with the machine, load,
-commit and date it was measured on; earlier figures are in the git history. How to measure
-again: the command in each section, which saves a new results file, then the command above.
+commit and date it was measured on; earlier figures are in the git history. To measure again,
+run the command a section names (it saves a new results file), then the command above.
 
-How to read the figures: the machine is a shared 2-core VM, so times depend on the load
-average given with each section (a load above 2 means waiting for a CPU, and times rise);
-sizes and counts do not. design.md's targets are set for a scale 1.0 package; a section
-measured at another scale judges its figures for orientation only. Met/missed is computed
-from the figures in the results file.
+How to read the figures: times depend on the machine and its load, which each section gives
+(on 2 CPUs a load average above 2 means the run waited for a CPU, and times rise); sizes and
+counts do not. docs/design.md's targets are set for a scale 1.0 package; a section measured at
+another scale judges its figures for orientation only. Met/missed is computed from the figures
+in the results file.
 """
 
 
-def summary(rendered: list[tuple[Result, Section]]) -> str:
-    """design.md's targets, each with the newest scale-1.0 figure any benchmark measured."""
+def summary(results: list[Result]) -> str:
+    """design.md's targets, each with the newest scale-1.0 figure any results file holds (not
+    only the files shown below: a newer run at a small scale does not hide a full-scale one)."""
     best: dict[str, tuple[Result, Check]] = {}
     order: list[str] = []
-    for result, section in sorted(rendered, key=lambda pair: (pair[0].date, pair[0].when)):
+    for result in sorted(results, key=lambda r: (r.date, r.when, r.path.name)):
         if result.scale != 1.0:
             continue
-        for check in section.checks:
+        for check in draw(result).checks:
             if not check.key:
                 continue
             if check.key not in best:
@@ -90,8 +91,8 @@ def summary(rendered: list[tuple[Result, Section]]) -> str:
     lines = [
         "## Targets of docs/design.md: the newest figure of each",
         "",
-        "Each row takes the newest figure measured at scale 1.0 by any benchmark below (the "
-        "source names its results file); the sections below show every figure.",
+        "Each row takes the newest figure measured at scale 1.0 by any benchmark (the source "
+        "names its results file); the sections below show the newest run of each benchmark.",
         "",
         "| figure | target | measured | | source |",
         "|---|---|---|---|---|",
@@ -113,9 +114,10 @@ def summary(rendered: list[tuple[Result, Section]]) -> str:
 
 def render(directory: Path = RESULTS) -> str:
     """The whole document from the results files in ``directory``."""
-    current = newest(load(directory))
-    rendered = [(current[kind], draw(current[kind])) for kind in RENDERERS if kind in current]
-    parts = [INTRO, summary(rendered), *(section.markdown for _, section in rendered)]
+    results = [result for result in load(directory) if result.kind in RENDERERS]
+    current = newest(results)
+    sections = [draw(current[kind]).markdown for kind in RENDERERS if kind in current]
+    parts = [INTRO, summary(results), *sections]
     return join(*(part.rstrip("\n") for part in parts))
 
 

@@ -110,3 +110,48 @@ def test_a_newer_result_replaces_the_older_one(tmp_path: Path) -> None:
     assert "watch-2026-12-05.json" not in watch
     assert "| file created | 0.200 s | 2.500 s | ≤ 2 s (**missed**) |" in watch
     assert "at commit abc1234567" in watch
+
+
+def test_kinds_without_a_committed_result_still_render(tmp_path: Path) -> None:
+    """payload_bench.py and round_three.py have no current results file (their last rounds
+    were superseded), so the document has no section of theirs; their next results must still
+    render, with the verdicts computed from the figures."""
+    results = tmp_path / "results"
+    results.mkdir()
+    machine = {"cpus": 2, "cpu_model": "test", "python": "3.11", "load_average": [1.0]}
+    call = {"bytes": 9000, "text_bytes": 4000, "tokens": 2500, "p50_ms": 2.0}
+    payload = {
+        "kind": "payload",
+        "date": "2026-12-07",
+        "commit": "abc1234567",
+        "scale": 1.0,
+        "machine": machine,
+        "database": "db.sqlite (1,300 MB)",
+        "calls": 3,
+        "rows": [
+            {"label": "lookup IPC G06F3/048", "before": call, "after": {**call, "bytes": 2900}},
+            {"label": "search_pmgs, common phrase", "before": call, "after": call},
+        ],
+    }
+    side = {"p50_ms": 1.0, "bytes": 2000, "text_bytes": 900}
+    round_three = {
+        **payload,
+        "kind": "round-three",
+        "baseline": "/tmp/base",
+        "counts": {"starts": 1, "calls": 2, "lookups": 3},
+        "floor_ms": 500.0,
+        "start_ms": {"before": 700.0, "after": 580.0},
+        "lookup_ms": {"before": {"fi": 0.2}, "after": {"fi": 0.1}},
+        "calls": {"before": {"lookup IPC": side}, "after": {"lookup IPC": {**side, "p50_ms": 2.0}}},
+    }
+    for record in (payload, round_three):
+        name = f"{record['kind']}-2026-12-07-scale-1.json"
+        (results / name).write_text(json.dumps(record), "utf-8")
+    text = _render(results, tmp_path / "out.md")
+    payload_part = text.split("## Payload per tool call")[1].split("\n## ")[0]
+    assert "| lookup IPC G06F3/048 | 9,000 | 2,900 |" in payload_part
+    assert "≤ 3 KB (met)" in payload_part
+    assert "≤ 8 KB (**missed**)" in payload_part
+    three = text.split("(`benchmarks/round_three.py`, issue 33)")[1]
+    assert "| stdio start → initialized | 700 ms | 580 ms | ≤ floor + 100 ms | met |" in three
+    assert "| MCP lookup IPC p50 | 1.00 ms | 2.00 ms | ≤ 1.5 ms | **missed** |" in three
