@@ -300,13 +300,17 @@ class CheckMixin(_StatusReader):
         targets = [target for record in evidence for target in record["targets"]]
         for target in targets:
             self._check_target(origin, target, since, cache)
-        if status != "abolished" or not evidence or message != "abolished":
+        if status != "abolished" or not any(e["action"] == "del" for e in evidence):
             return message
         shown = ", ".join(_summary(t) for t in targets) if targets else "none recorded"
         return f"abolished; transfer targets: {shown}"
 
     def _check_target(
-        self, origin: str, target: TransferTarget, since: str | None, cache: dict[Any, Any]
+        self,
+        origin: str,
+        target: TransferTarget,
+        since: str | None,
+        cache: dict[tuple[str, str], Resolution],
     ) -> None:
         """The target's own status, then its records depth first (ADR 0031): every step is
         listed, a code already on the chain is a cycle (listed, not followed), and the walk
