@@ -41,6 +41,7 @@ def _expected(ro_conn: sqlite3.Connection, concept: int, code: str) -> dict[str,
     ).fetchone()[0]
     return {
         "code": code,
+        "found": True,
         "parent": parent[0] if parent else None,
         "fterm_theme": theme > 0,
         "concordance": concordance > 0,
@@ -66,6 +67,7 @@ def test_unknown_codes_and_limits(store: PMGSStore) -> None:
     assert store.code_markers([_ref("fi", "", "Z99Z99/99")]) == [
         {
             "code": "Z99Z99/99",
+            "found": False,
             "parent": None,
             "fterm_theme": False,
             "concordance": False,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from pmgs_core import ClassificationRecord, HierarchySummary, PMGSQueryError
+from pmgs_web.grid import GRID_COLUMNS, grid_rows
 from pmgs_web.view import PageRequest, View, int_param
 
 __all__ = ["code_page", "scheme_index", "theme_grid"]
@@ -20,13 +21,17 @@ RELATION_PAGE: Final = 50
 GRID_PAGE: Final = 200
 GRID_MAX_PAGES: Final = 20
 """A theme grid reads at most 4,000 viewpoints and terms (the largest real theme is far below)."""
-GRID_COLUMNS: Final = 10
 SECTIONS: Final = tuple("ABCDEFGH")
 
 _DOT_BASE: Final = {"fi": 3, "ipc": 3, "fterm": 2}
 """Parents above the first dotted level: section, class, subclass; or theme, viewpoint."""
 
 _NOT_FOUND_STATUS: Final = {"not_found": 404, "version_not_found": 404}
+
+
+def _title(record: ClassificationRecord) -> str:
+    """The code's title: its first text line (empty when the package has none)."""
+    return record["texts"][0]["body"] if record["texts"] else ""
 
 
 def dots_for(scheme: str, parent_count: int) -> int:
@@ -127,53 +132,22 @@ def theme_grid(req: PageRequest, theme: str) -> View:
             complete = True
             break
         offset = page["next_offset"]
-    rows = _grid_rows(req, record["code"], items)
+    rows = grid_rows(req, items)
     fallback = None if record["texts"] else _lookup_texts(req, "fterm", record["code"], None)
+    coverage = [
+        r for r in record["relations"] if r["kind"] == "theme" and r["target"]["scheme"] == "fi"
+    ]
+    titles = req.store.code_titles([r["target"] for r in coverage][:200], req.language)
     context: dict[str, object] = {
         "record": record,
         "rows": rows,
         "columns": GRID_COLUMNS,
         "truncated": not complete,
-        "coverage": [
-            r for r in record["relations"] if r["kind"] == "theme" and r["target"]["scheme"] == "fi"
-        ],
+        "coverage": list(zip(coverage, titles, strict=False)),
+        "coverage_ranges": [p for p in record["properties"] if p["name"] == "fi_coverage"],
         "fallback_texts": fallback["texts"] if fallback else [],
     }
-    return View("theme.html", context, first, 200, f"F-term {record['code']}")
-
-
-def _grid_rows(req: PageRequest, theme: str, items: list[HierarchySummary]) -> list[Any]:
-    """Viewpoints with their terms in rows of :data:`GRID_COLUMNS`; a term that is not a
-    direct child of its viewpoint is marked as lower in the hierarchy."""
-    viewpoints: dict[str, dict[str, Any]] = {}
-    for item in items:
-        code = item["code"]
-        key = code[:7]
-        if len(code) == 7:
-            viewpoints.setdefault(key, {"summary": item, "terms": []})["summary"] = item
-        else:
-            viewpoints.setdefault(key, {"summary": None, "terms": []})["terms"].append(item)
-    rows = []
-    for key, entry in viewpoints.items():
-        direct: set[str] = set()
-        if entry["summary"] is not None:
-            page = req.store.hierarchy(
-                "children", "fterm", key, req.release, None, req.language, limit=200
-            )
-            direct = {child["code"] for child in page["items"]}
-        cells = [
-            {
-                "number": term["code"][7:],
-                "label": term["label"],
-                "class": ("lower " if term["code"] not in direct else "") + term["record_status"],
-                "mark": "" if term["code"] in direct else "・",
-                "href": req.links.code("fterm", term["code"]),
-            }
-            for term in entry["terms"]
-        ]
-        lines = [cells[i : i + GRID_COLUMNS] for i in range(0, len(cells), GRID_COLUMNS)] or [[]]
-        rows.append({"code": key, "summary": entry["summary"], "lines": lines})
-    return rows
+    return View("theme.html", context, first, 200, f"{record['code']} {_title(record)}")
 
 
 def scheme_index(req: PageRequest, scheme: str) -> View:

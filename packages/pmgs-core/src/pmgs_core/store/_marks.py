@@ -24,6 +24,8 @@ class CodeMarkers(TypedDict):
     """The facts of one listed code; all false and ``parent`` None for an unknown code."""
 
     code: str
+    found: bool
+    """The code exists in this release (canonical or reference-only)."""
     parent: str | None
     """The first parent's code (as the hierarchy reads it), or None at the top."""
     fterm_theme: bool
@@ -90,6 +92,7 @@ class MarkersMixin(StoreConnection):
             answer.append(
                 {
                     "code": key[2],
+                    "found": key in ids,
                     "parent": parents.get(concept),
                     "fterm_theme": concept in themes,
                     "concordance": concept in concordances,
