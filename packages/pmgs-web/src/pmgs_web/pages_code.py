@@ -10,21 +10,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from pmgs_core import ClassificationRecord, HierarchySummary, PMGSQueryError
+from pmgs_core import ClassificationRecord, CodeRef, HierarchySummary, PMGSQueryError
+from pmgs_web.code_lists import VIEWS, code_lists, dots_for, offered_views
 from pmgs_web.grid import GRID_COLUMNS, grid_rows
 from pmgs_web.view import PageRequest, View, int_param
 
 __all__ = ["code_page", "scheme_index", "theme_grid"]
 
-CHILD_PAGE: Final = 50
 RELATION_PAGE: Final = 50
 GRID_PAGE: Final = 200
 GRID_MAX_PAGES: Final = 20
 """A theme grid reads at most 4,000 viewpoints and terms (the largest real theme is far below)."""
 SECTIONS: Final = tuple("ABCDEFGH")
-
-_DOT_BASE: Final = {"fi": 3, "ipc": 3, "fterm": 2}
-"""Parents above the first dotted level: section, class, subclass; or theme, viewpoint."""
 
 _NOT_FOUND_STATUS: Final = {"not_found": 404, "version_not_found": 404}
 
@@ -32,10 +29,6 @@ _NOT_FOUND_STATUS: Final = {"not_found": 404, "version_not_found": 404}
 def _title(record: ClassificationRecord) -> str:
     """The code's title: its first text line (empty when the package has none)."""
     return record["texts"][0]["body"] if record["texts"] else ""
-
-
-def dots_for(scheme: str, parent_count: int) -> int:
-    return max(0, parent_count - _DOT_BASE.get(scheme, 0))
 
 
 def _lookup_texts(req: PageRequest, scheme: str, code: str, edition: str | None) -> Any:
@@ -51,6 +44,9 @@ def code_page(req: PageRequest, scheme: str, code: str) -> View:
     version = req.text("version", 32) or None
     relation_offset = int_param(req.query, "relation_offset") or 0
     child_offset = int_param(req.query, "child_offset") or 0
+    view = req.text("view", 8) or "target"
+    if view not in VIEWS:
+        raise PMGSQueryError("INVALID_ARGUMENT", "view must be target, group or same")
     record: ClassificationRecord = req.store.lookup(
         scheme,
         code,
@@ -67,31 +63,65 @@ def code_page(req: PageRequest, scheme: str, code: str) -> View:
         found_edition = record["edition"]
         parents = req.store.hierarchy(
             "parents", scheme, record["code"], req.release, found_edition, req.language
-        )
-        children = req.store.hierarchy(
-            "children",
-            scheme,
-            record["code"],
-            req.release,
-            found_edition,
-            req.language,
-            limit=CHILD_PAGE,
-            offset=child_offset,
-        )
+        )["items"]
+        offered = offered_views(scheme, len(parents))
         fallback = None
         if not record["texts"]:
             fallback = _lookup_texts(req, scheme, record["code"], found_edition)
+        shown_record = fallback if fallback and fallback["texts"] else record
+        lists = code_lists(
+            req, shown_record, parents, view if view in offered else "target", child_offset
+        )
+        relations = _group_relations(record)
+        targets = [r["target"] for _kind, group in relations for r in group]
+        titles = req.store.code_titles(targets, req.language) if targets else []
         context.update(
-            parents=parents["items"],
-            children=children,
-            dots=dots_for(scheme, parents["count"]),
-            child_dots=dots_for(scheme, parents["count"] + 1),
+            parents=parents,
+            views=offered,
+            dots=dots_for(scheme, len(parents)),
             fallback_texts=fallback["texts"] if fallback else [],
             theme=record["code"][:5] if scheme == "fterm" else None,
-            relation_groups=_group_relations(record),
+            relation_rows=_relation_rows(relations, titles),
+            own_markers=req.store.code_markers([_self_ref(record)])[0],
+            has_versions=any(
+                v["version"] or v["valid_from"] or v["valid_to"]
+                for v in record["available_versions"]
+            ),
+            named_properties=[p for p in record["properties"] if p["name"] in _NAMED],
+            raw_properties=[p for p in record["properties"] if p["name"] not in _NAMED],
+            **lists,
         )
-    title = f"{scheme.upper()} {record['code']}"
+    title = f"{record['code']} {_title(record)}".strip()
     return View("code.html", context, record, status, title)
+
+
+_NAMED: Final = frozenset(
+    {"fi_coverage", "fi_revision_note", "theme_group", "translation_status_en", "sort_number"}
+)
+"""Properties shown with a name; the other columns (flags) are folded as the package's."""
+
+
+def _self_ref(record: ClassificationRecord) -> CodeRef:
+    return {
+        "scheme": record["scheme"],
+        "edition": record["edition"],
+        "code": record["code"],
+        "kind": record["kind"] or "",
+        "record_status": record["record_status"] or "",
+    }
+
+
+def _relation_rows(
+    relations: list[tuple[str, list[Any]]], titles: list[str | None]
+) -> list[dict[str, Any]]:
+    rows = []
+    index = 0
+    for kind, group in relations:
+        for relation in group:
+            title = titles[index] if index < len(titles) else None
+            rows.append({"kind": kind, "relation": relation, "title": title})
+            index += 1
+    return rows
 
 
 def _group_relations(record: ClassificationRecord) -> list[tuple[str, list[Any]]]:

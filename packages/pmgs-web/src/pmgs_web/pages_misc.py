@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from pmgs_core import PMGSQueryError
+from pmgs_web.doclinks import linked_pieces
 from pmgs_web.pages_code import SECTIONS
 from pmgs_web.releases import StoreSet
 from pmgs_web.view import PageRequest, View, int_param
@@ -129,7 +130,15 @@ def document_page(req: PageRequest, document_id: str) -> View:
         related_classification_limit=200,
         related_classification_offset=int_param(req.query, "related_offset") or 0,
     )
-    context: dict[str, object] = {"document": document}
+    segments = document["segments"]
+    pieces = linked_pieces(
+        req, [s["heading"] or "" for s in segments] + [s["body"] for s in segments]
+    )
+    context: dict[str, object] = {
+        "document": document,
+        "headings": pieces[: len(segments)],
+        "bodies": pieces[len(segments) :],
+    }
     return View("document.html", context, document, 200, document["title"])
 
 
