@@ -173,6 +173,7 @@ class _Viewer:
         if not links.release_checked:
             # The release asked for may be the fault: no link of this page keeps it.
             links.sticky.pop("release", None)
+            links.query.pop("release", None)
         category = "internal" if status == 500 else ERROR_CATEGORIES.get(code, "input")  # type: ignore[call-overload]
         context = {"error": record, "category": category}
         view = View("error.html", context, record, status, label("error", links.language))
