@@ -9,6 +9,7 @@ the F-term grid's terms in the column of their number.
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -142,3 +143,39 @@ def test_a_code_page_h1_holds_its_title(
         heading = page.locator("h1").inner_text()
     assert code in heading
     assert title in heading
+
+
+def _media_boxes(pdf: bytes) -> list[tuple[float, float]]:
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", pdf)
+    return [(float(w), float(h)) for w, h in boxes]
+
+
+@pytest.mark.parametrize(
+    ("path", "landscape"),
+    [(PAGE_TYPES["fterm-grid"], True), (PAGE_TYPES["fi-code"], False)],
+)
+def test_print_a4_grid_landscape_without_the_header(
+    server: Server, path: str, landscape: bool
+) -> None:
+    a4 = (595.0, 842.0)  # points
+    with browser_page(server.url) as (page, _watch):
+        page.goto(server.url + path)
+        pdf = page.pdf(prefer_css_page_size=True, print_background=True)
+        page.emulate_media(media="print")
+        hidden = page.evaluate(
+            "['header.top', 'form', '.skip'].map(s => document.querySelector(s))"
+            ".filter(e => e).map(e => getComputedStyle(e).display)"
+        )
+        grid_width = page.evaluate(
+            "(() => { const g = document.querySelector('table.grid');"
+            " return g ? [g.scrollWidth, document.querySelector('main').clientWidth] : null; })()"
+        )
+    boxes = _media_boxes(pdf)
+    assert boxes
+    expected = (a4[1], a4[0]) if landscape else a4
+    for width, height in boxes:
+        assert width == pytest.approx(expected[0], abs=2)
+        assert height == pytest.approx(expected[1], abs=2)
+    assert set(hidden) == {"none"}
+    if grid_width is not None:
+        assert grid_width[0] <= grid_width[1]  # the whole grid fits the printed width

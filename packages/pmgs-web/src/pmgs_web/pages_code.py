@@ -82,6 +82,9 @@ def code_page(req: PageRequest, scheme: str, code: str) -> View:
             fallback_texts=fallback["texts"] if fallback else [],
             theme=record["code"][:5] if scheme == "fterm" else None,
             relation_rows=_relation_rows(relations, titles),
+            relation_versions=any(
+                r["from_version"] or r["to_version"] for _k, group in relations for r in group
+            ),
             own_markers=req.store.code_markers([_self_ref(record)])[0],
             has_versions=any(
                 v["version"] or v["valid_from"] or v["valid_to"]
