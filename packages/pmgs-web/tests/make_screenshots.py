@@ -5,13 +5,15 @@
 Builds the embedded synthetic sample into a temporary database, starts ``pmgs web`` on it
 and photographs the pages in Debian's Chromium (no browser download): each page type of
 ``page_types.PAGE_TYPES`` as ``web-<type>-1280.png`` and ``web-<type>-390.png``, plus the
-English grid. Only the first screen of each page is kept and the PNGs are written with a
-reduced palette when Pillow is installed, so they stay small.
+English grid. The quarantine page is taken from the sample with one unreadable FI code (the
+sample itself keeps nothing aside). Only the first screen of each page is kept and the PNGs
+are written with a reduced palette when Pillow is installed, so they stay small.
 """
 
 from __future__ import annotations
 
 import io
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -22,6 +24,7 @@ from browser_kit import browser_page, viewer_server
 from page_types import PAGE_TYPES, in_language
 
 from pmgs_build import build_database, sample_package_path
+from pmgs_testkit import corrupt
 
 WIDTHS = {1280: 800, 390: 844}
 """Viewport width: height (a laptop screen and a phone)."""
@@ -47,12 +50,18 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "sample.sqlite"
         build_database(sample_package_path(), db)
-        with viewer_server(db) as server:
+        package = Path(tmp) / "JPPM2026002"
+        shutil.copytree(sample_package_path(), package)
+        corrupt(package, "bad_fi_code")
+        kept_aside = Path(tmp) / "quarantine.sqlite"
+        build_database(package, kept_aside, quarantine_budget=1.0)
+        with viewer_server(db) as server, viewer_server(kept_aside) as second:
             for width, height in WIDTHS.items():
                 viewport = {"width": width, "height": height}
-                with browser_page(server.url, viewport=viewport) as (page, watch):
+                with browser_page(server.url, second.url, viewport=viewport) as (page, watch):
                     for name, path in pages.items():
-                        page.goto(server.url + path)
+                        base = second.url if name == "quarantine" else server.url
+                        page.goto(base + path)
                         target = out / f"web-{name}-{width}.png"
                         target.write_bytes(_small_png(page.screenshot()))
                         print(target)
