@@ -194,3 +194,26 @@ def test_print_a4_grid_landscape_without_the_header(
     assert set(hidden) == {"none"}
     if grid_width is not None:
         assert grid_width[0] <= grid_width[1]  # the whole grid fits the printed width
+
+
+def test_first_tab_shows_the_skip_link_with_a_visible_focus_ring(server: Server) -> None:
+    with browser_page(server.url) as (page, _watch):
+        page.goto(server.url + PAGE_TYPES["fterm-grid"])
+        page.keyboard.press("Tab")
+        focused = page.evaluate(
+            "(() => { const e = document.activeElement; const s = getComputedStyle(e);"
+            " const r = e.getBoundingClientRect();"
+            " return {cls: e.className, href: e.getAttribute('href'), outline: s.outlineStyle,"
+            " width: parseFloat(s.outlineWidth), left: r.left, top: r.top}; })()"
+        )
+        assert focused["cls"] == "skip"
+        assert focused["href"] == "#main"
+        assert focused["outline"] != "none"
+        assert focused["width"] >= 2
+        assert focused["left"] >= 0
+        assert focused["top"] >= 0  # on screen while focused
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id") == "main"
+        # The next Tab leaves the header behind: the first link of the content.
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.closest('main') !== null")

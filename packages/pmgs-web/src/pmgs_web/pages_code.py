@@ -13,6 +13,7 @@ from typing import Any, Final
 from pmgs_core import ClassificationRecord, CodeRef, HierarchySummary, PMGSQueryError
 from pmgs_web.code_lists import VIEWS, code_lists, dots_for, offered_views
 from pmgs_web.grid import GRID_COLUMNS, grid_rows
+from pmgs_web.i18n import label
 from pmgs_web.view import PageRequest, View, int_param
 
 __all__ = ["code_page", "scheme_index", "theme_grid"]
@@ -190,7 +191,7 @@ def scheme_index(req: PageRequest, scheme: str) -> View:
         group = req.text("group", 4)
         themes = [t for t in categories["themes"] if group is None or t["theme"][:2] == group]
         context: dict[str, object] = {"themes": themes, "group": group}
-        return View("index.html", context, categories, 200, "F-term")
+        return View("index.html", context, categories, 200, label("fterm", req.language))
     edition = req.text("edition", 8) or None
     records = [
         req.store.lookup(scheme, letter, req.release, edition, req.language, relation_limit=1)
