@@ -112,8 +112,13 @@ def code_lists(
     markers = marker_pages(req, [entry["ref"] for entry in entries])
     for entry in entries:
         entry["markers"] = markers.get(entry["ref"]["code"])
+    marked = any(
+        m and (m["fterm_theme"] or m["concordance"] or m["handbook"])
+        for m in (entry["markers"] for entry in entries)
+    )
     return {
         "view": view,
+        "any_markers": marked,
         "entries": entries,
         "list_page": page,
         "children_count": children_count,
