@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import re
 import stat
 import struct
 import unicodedata
@@ -32,6 +31,7 @@ from pmgs_build.source.find_release import (
     is_leftover,
     locate_release,
 )
+from pmgs_build.source.zip_names import decode_member_names, unsafe_member
 
 __all__ = [
     "FILE_READER",
@@ -66,7 +66,6 @@ _READ_CHUNK: Final = 1 << 20
 _BUFFER: Final = 1 << 16
 _LOCAL_HEADER: Final = struct.Struct("<4s5H3L2H")
 _LOCAL_SIGNATURE: Final = b"PK\x03\x04"
-_DRIVE_RE: Final = re.compile(r"[A-Za-z]:")
 _SUPPORTED_METHODS: Final = frozenset(
     {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
 )
@@ -136,6 +135,9 @@ class Package:
     """
 
     kind: str = ""
+    member_names: str = ""
+    """How a ZIP's member names were decoded (``cp932``, ``utf-8``, …; ADR 0032); ``""`` for
+    a directory."""
 
     def __init__(self, path: Path, located: Located) -> None:
         self.path = path
@@ -331,6 +333,7 @@ class ZipPackage(Package):
         self._zip = archive
         try:
             files, folders = self._check(path, archive)
+            self.member_names = self._names.describe()
             located = locate_release(files, folders, source_name=path.name, root_folder=None)
         except BaseException:
             archive.close()
@@ -356,14 +359,15 @@ class ZipPackage(Package):
                 IssueCode.ZIP_TOO_LARGE,
                 f"{path.name} has {len(infos)} members, more than the bound of {limits.members}",
             )
-        for info in infos:
-            problem = _unsafe(info)
+        self._names = decode_member_names(infos)
+        named = list(zip(self._names.names, infos, strict=True))
+        for name, info in named:
+            problem = unsafe_member(name, info)
             if problem is not None:
-                log.error(IssueCode.ZIP_MEMBER_UNSAFE, problem, info.filename)
+                log.error(IssueCode.ZIP_MEMBER_UNSAFE, problem, name)
         log.raise_if_errors()
         total = 0
-        for info in infos:
-            name = info.filename
+        for name, info in named:
             if info.flag_bits & 0x1:
                 log.error(IssueCode.ZIP_INVALID, "encrypted members are not read", name)
             elif info.compress_type not in _SUPPORTED_METHODS:
@@ -390,9 +394,9 @@ class ZipPackage(Package):
                     name,
                 )
         log.raise_if_errors()
-        _check_no_overlap(path, archive, infos, log)
+        _check_no_overlap(path, archive, named, log)
         log.raise_if_errors()
-        return _layout(infos, log)
+        return _layout(named, log)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -420,28 +424,8 @@ class ZipPackage(Package):
         self._zip.close()
 
 
-def _unsafe(info: zipfile.ZipInfo) -> str | None:
-    """Why a member could leave the package, or None."""
-    name = info.filename
-    if "\x00" in name:
-        return "member name contains NUL"
-    if "\\" in name:
-        return "member name contains a backslash"
-    if name.startswith("/"):
-        return "member name is absolute"
-    parts = name.split("/")
-    if _DRIVE_RE.match(parts[0]):
-        return "member name starts with a drive letter"
-    inner = parts[:-1] if info.is_dir() else parts
-    if any(part in {"", ".", ".."} for part in inner):
-        return "member name has an empty, '.' or '..' component"
-    if stat.S_ISLNK(info.external_attr >> 16):
-        return "symbolic-link members are refused"
-    return None
-
-
 def _check_no_overlap(
-    path: Path, archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], log: IssueLog
+    path: Path, archive: zipfile.ZipFile, named: list[tuple[str, zipfile.ZipInfo]], log: IssueLog
 ) -> None:
     """Every member's data must end before the next member's header begins.
 
@@ -449,45 +433,45 @@ def _check_no_overlap(
     the per-member checks cannot see that. The local headers are read for their real name and
     extra-field lengths (they may differ from the central directory's).
     """
-    ordered = sorted(infos, key=lambda info: info.header_offset)
+    ordered = sorted(named, key=lambda item: item[1].header_offset)
     limit = archive.start_dir
     try:
         with path.open("rb") as raw:
-            for number, info in enumerate(ordered):
+            for number, (name, info) in enumerate(ordered):
                 raw.seek(info.header_offset)
                 header = raw.read(_LOCAL_HEADER.size)
                 if len(header) < _LOCAL_HEADER.size:
-                    log.error(IssueCode.ZIP_INVALID, "local header truncated", info.filename)
+                    log.error(IssueCode.ZIP_INVALID, "local header truncated", name)
                     continue
                 fields = _LOCAL_HEADER.unpack(header)
                 if fields[0] != _LOCAL_SIGNATURE:
-                    log.error(IssueCode.ZIP_INVALID, "bad local header signature", info.filename)
+                    log.error(IssueCode.ZIP_INVALID, "bad local header signature", name)
                     continue
                 end = info.header_offset + _LOCAL_HEADER.size + fields[9] + fields[10]
                 end += info.compress_size
                 following = (
-                    ordered[number + 1].header_offset if number + 1 < len(ordered) else limit
+                    ordered[number + 1][1].header_offset if number + 1 < len(ordered) else limit
                 )
                 if end > following:
                     log.error(
                         IssueCode.ZIP_TOO_LARGE,
                         "member data overlaps the next member or the central directory",
-                        info.filename,
+                        name,
                     )
     except OSError as error:
         log.error(IssueCode.SOURCE_UNREADABLE, f"cannot read {path.name}: {error.strerror}")
 
 
 def _layout(
-    infos: list[zipfile.ZipInfo], log: IssueLog
+    named: list[tuple[str, zipfile.ZipInfo]], log: IssueLog
 ) -> tuple[dict[str, zipfile.ZipInfo], set[str]]:
-    """The file members by name and the folders; unique paths, none both file and folder."""
+    """The file members by decoded name and the folders; unique paths, none both file and
+    folder."""
     files: dict[str, zipfile.ZipInfo] = {}
     folded: dict[str, str] = {}
     directories: set[str] = set()
-    for info in infos:
-        name = info.filename
-        if info.is_dir():
+    for name, info in named:
+        if name.endswith("/"):
             directories.add(name.rstrip("/"))
             continue
         if name in files:

@@ -64,6 +64,8 @@ class Inventory:
     """Where the release folder lies in the source (``""``: the source is the release)."""
     ignored: tuple[str, ...] = ()
     """What the source holds besides the release, not read (``SOURCE_IGNORED``)."""
+    member_names: str = ""
+    """How a ZIP's member names were decoded (``cp932``, ``utf-8``, …; ADR 0032)."""
 
     @property
     def total_bytes(self) -> int:
@@ -244,6 +246,7 @@ def inventory_of(
         warnings=tuple(log.warnings()),
         release_path=package.located.prefix.rstrip("/"),
         ignored=package.ignored,
+        member_names=package.member_names,
     )
 
 

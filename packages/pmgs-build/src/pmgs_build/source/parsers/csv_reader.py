@@ -13,6 +13,7 @@ from typing import Final
 from pmgs_build.build_issues import IssueCode
 from pmgs_build.source.files import ProgressEvent, SourceFile
 from pmgs_build.source.parsers.context import BuildContext, Code, FileResult
+from pmgs_build.source.text import decode_cp932
 
 __all__ = ["CsvRecords", "decode_cp932"]
 
@@ -130,20 +131,6 @@ class CsvRecords:
         """Records a file that stopped being readable stands for in the error budget."""
         lines = self._ctx.read_bytes(self._source).count(b"\n") + 1
         return max(1, lines - self.records)
-
-
-_CP932_UNDEFINED: Final = frozenset("\x80\uf8f0\uf8f1\uf8f2\uf8f3")
-"""What Python's CP932 codec makes of the bytes Windows-31J leaves undefined (0x80, 0xA0,
-0xFD-0xFF): text holding them is not CP932 either."""
-
-
-def decode_cp932(data: bytes) -> str | None:
-    """``data`` as CP932 (the Windows superset of Shift_JIS), or None when it is not."""
-    try:
-        text = data.decode("cp932", "strict")
-    except UnicodeDecodeError:
-        return None
-    return None if not _CP932_UNDEFINED.isdisjoint(text) else text
 
 
 def _is_header(fields: list[str]) -> bool:
