@@ -1,6 +1,8 @@
 """The strict CSV reader every CSV adapter uses: UTF-8 (BOM or not), else CP932 with a
 warning, quoted newlines, one header row and blank rows skipped with a warning, and the
 logical record number as the ``row:N`` locator (docs/pmgs-source-format.md, ADR 0009).
+Text conventions of other platforms (an end-of-file mark, NUL padding, mixed line ends, a
+stray BOM) are taken out before parsing and counted (:mod:`.text_conventions`, ADR 0032).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Final
 from pmgs_build.build_issues import IssueCode
 from pmgs_build.source.files import ProgressEvent, SourceFile
 from pmgs_build.source.parsers.context import BuildContext, Code, FileResult
+from pmgs_build.source.parsers.text_conventions import Conventions, TailStripped, record_lines
 from pmgs_build.source.text import decode_cp932
 
 __all__ = ["CsvRecords", "decode_cp932"]
@@ -33,6 +36,7 @@ class CsvRecords:
     def __init__(self, ctx: BuildContext, source: SourceFile) -> None:
         self._ctx = ctx
         self._source = source
+        self._conventions = Conventions()
         self.records = 0
 
     def __iter__(self) -> Iterator[tuple[str, list[str]]]:
@@ -74,6 +78,7 @@ class CsvRecords:
                 )
             break
         log.current_raw = None
+        self._report_conventions()
         if self.records == 0:
             log.warning(IssueCode.CSV_EMPTY, "file has no record", source.path)
 
@@ -98,8 +103,10 @@ class CsvRecords:
 
     def _records(self, encoding: str, skip: int) -> Iterator[tuple[str, list[str]]]:
         ctx, source, log = self._ctx, self._source, self._ctx.log
-        with io.TextIOWrapper(ctx.open_binary(source), encoding=encoding, newline="") as handle:
-            for fields in csv.reader(handle, strict=True):
+        self._conventions = conventions = Conventions()
+        raw = io.BufferedReader(TailStripped(ctx.open_binary(source), conventions))
+        with io.TextIOWrapper(raw, encoding=encoding, newline="") as handle:
+            for fields in csv.reader(record_lines(handle, conventions), strict=True):
                 self.records += 1
                 if self.records <= skip:
                     continue
@@ -123,6 +130,36 @@ class CsvRecords:
                     )
                 log.current_raw = fields
                 yield locator, fields
+
+    def _report_conventions(self) -> None:
+        """One warning per convention of another platform the file had (issue 43)."""
+        seen, log, path = self._conventions, self._ctx.log, self._source.path
+        marks, nuls = seen.tail.count(0x1A), seen.tail.count(0)
+        if marks:
+            log.warning(
+                IssueCode.CSV_EOF_MARKER,
+                f"ends in {marks} end-of-file mark bytes (0x1A); left out",
+                path,
+            )
+        if nuls:
+            log.warning(
+                IssueCode.CSV_NUL_PADDING,
+                f"ends in {nuls} NUL padding bytes; left out",
+                path,
+            )
+        mixed = seen.mixed_ends()
+        if mixed is not None:
+            log.warning(
+                IssueCode.CSV_LINE_ENDS_MIXED,
+                f"records end in more than one way ({mixed}); each read as a line end",
+                path,
+            )
+        if seen.boms:
+            log.warning(
+                IssueCode.CSV_STRAY_BOM,
+                f"{seen.boms} byte-order marks at the start of records removed",
+                path,
+            )
 
     def _decodes_as_cp932(self) -> bool:
         return decode_cp932(self._ctx.read_bytes(self._source)) is not None
