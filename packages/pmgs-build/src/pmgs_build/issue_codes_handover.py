@@ -75,6 +75,16 @@ class HandoverCodes:
     Unicode normalisation (one would replace the other on a case-insensitive or normalising
     file system), or a path is both a file and a directory."""
 
+    # -- archives inside the source (ADR 0032) ---------------------------------------------
+    SOURCE_ARCHIVE_UNSUPPORTED: Final = "SOURCE_ARCHIVE_UNSUPPORTED"
+    """Error: the source, or a file inside the release (or anywhere in a source where no
+    release is found), is a tar, gzip, bzip2, xz, 7-Zip, RAR or LHA archive. pmgs reads
+    folders and ZIPs in place and nothing else; the message gives the ``tar -xf`` (or
+    ``7z x``) command that unpacks it and the ``pmgs setup`` to run next."""
+    SOURCE_ARCHIVE_NESTED: Final = "SOURCE_ARCHIVE_NESTED"
+    """Error: a ZIP inside the source holds another archive (two levels of archive); one
+    level is read in place, the message says which ZIP to unpack first."""
+
     # -- text conventions of other platforms, read (ADR 0032) ------------------------------
     CSV_EOF_MARKER: Final = "CSV_EOF_MARKER"
     """Warning (once per file): the CSV ends in 0x1A bytes, the end-of-file mark of DOS-era
