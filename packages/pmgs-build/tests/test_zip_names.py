@@ -23,6 +23,7 @@ import pytest
 
 from pmgs_build import BuildError, BuildReport, IssueCode, build_database, take_inventory
 from pmgs_build.source.zip_names import decode_member_names
+from pmgs_testkit import stored_zip
 
 HANDMADE = Path(__file__).parent / "data" / "handmade" / "JPPM2026001"
 TOP = "JPPM2026001"
@@ -35,30 +36,6 @@ def _files(root: Path = HANDMADE) -> Iterator[tuple[str, bytes]]:
     for path in sorted(root.rglob("*")):
         if path.is_file():
             yield path.relative_to(root).as_posix(), path.read_bytes()
-
-
-def stored_zip(members: list[tuple[bytes, bytes]], *, flags: int = 0) -> bytes:
-    """A ZIP written byte by byte: each member stored (no compression) under its raw name
-    bytes, general-purpose flags ``flags`` (bit 11 clear: the name's code page unstated)."""
-    body = bytearray()
-    central = bytearray()
-    for name, data in members:
-        crc = zlib.crc32(data)
-        offset = len(body)
-        body += struct.pack(
-            "<4s5H3L2H", b"PK\x03\x04", 20, flags, 0, 0, 0x21, crc, len(data), len(data),
-            len(name), 0,
-        )  # fmt: skip
-        body += name + data
-        central += struct.pack(
-            "<4s6H3L5H2L", b"PK\x01\x02", 20, 20, flags, 0, 0, 0x21, crc, len(data),
-            len(data), len(name), 0, 0, 0, 0, 0, offset,
-        )  # fmt: skip
-        central += name
-    end = struct.pack(
-        "<4s4H2LH", b"PK\x05\x06", 0, 0, len(members), len(members), len(central), len(body), 0
-    )
-    return bytes(body + central + end)
 
 
 class _RawNameInfo(zipfile.ZipInfo):

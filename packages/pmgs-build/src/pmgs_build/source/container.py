@@ -293,6 +293,7 @@ class ZipPackage(Package):
 
     def __init__(self, path: Path, limits: ZipLimits | None = None) -> None:
         self.limits = limits if limits is not None else ZipLimits()
+        self.path = path  # before the release is located: inner ZIPs are read from it
         self._zip = CheckedZip(path.name, path, self.limits)
         self._listing = Listing(list(self._zip.members), sorted(self._zip.folders))
         try:
@@ -437,6 +438,6 @@ def open_package(source: str | os.PathLike[str], *, zip_limits: ZipLimits | None
             ) from None
         kind = None if head.startswith(b"PK") else archive_kind(path.name, head)
         if kind is not None:
-            raise unsupported(path.name, kind, f"the source {path.name}")
+            raise unsupported(path.name, kind)
         return ZipPackage(path, zip_limits)
     raise _fail(IssueCode.SOURCE_NOT_DIRECTORY, "the source is neither a directory nor a ZIP file")

@@ -71,25 +71,59 @@ def archive_kind(name: str, head: bytes = b"") -> str | None:
     return next((kind for suffix, kind in _OTHER_SUFFIXES if lower.endswith(suffix)), None)
 
 
-def unpack_step(name: str) -> str:
-    """The next step for an archive pmgs does not read: the command that unpacks it."""
-    folder = PurePosixPath(name).name.split(".", 1)[0] or "unpacked"
+def unpack_step(name: str, kind: str, folder: str) -> str:
+    """The command that unpacks the archive ``name`` of format ``kind`` into ``folder``
+    (paths as the user sees them, relative to where the source lies)."""
+    if kind == "ZIP":
+        return f"unzip {name} -d {folder} (Windows: tar -xf {name} -C {folder})"
+    if kind == "gzip":
+        return f"gunzip -k {name}"
+    command = f"mkdir {folder} && tar -xf {name} -C {folder}"
+    if kind in {"7-Zip", "RAR", "LHA"}:
+        return (
+            f"{command} (Windows' tar and bsdtar read {kind}; elsewhere 7-Zip: "
+            f"7z x {name} -o{folder})"
+        )
+    return command
+
+
+def _stem(name: str) -> str:
+    return PurePosixPath(name).name.split(".", 1)[0] or "unpacked"
+
+
+def _inside(source: str, source_is_zip: bool, step: str) -> str:
+    """``step`` (paths relative to the source's top) said for a folder or a ZIP source."""
+    if not source_is_zip:
+        return f"in the folder {source}: {step}; then run pmgs setup {source} again"
+    folder = _stem(source)
     return (
-        f"unpack it and give the folder: tar -xf {name} -C {folder} (create the folder first "
-        "with mkdir; Windows 10 and later, macOS and Linux have tar, and Windows' tar also "
-        f"reads .7z and .rar; or 7-Zip: 7z x {name} -o{folder}), then run pmgs setup {folder}"
+        f"unpack {source} first ({unpack_step(source, 'ZIP', folder)}), then in the folder "
+        f"{folder}: {step}; then run pmgs setup {folder}"
     )
 
 
-def unsupported(name: str, kind: str, where: str) -> BuildError:
-    """``SOURCE_ARCHIVE_UNSUPPORTED`` for ``name``, with the step that unpacks it."""
+def unsupported(
+    name: str, kind: str, *, source: str | None = None, source_is_zip: bool = False
+) -> BuildError:
+    """``SOURCE_ARCHIVE_UNSUPPORTED`` for ``name`` (the source itself when ``source`` is
+    None, else a file of the source ``source``), with the step that unpacks it."""
+    stem = _stem(name)
+    if source is None:
+        where = f"the source {name}"
+        step = f"{unpack_step(name, kind, stem)}, then run pmgs setup {stem}"
+    else:
+        where = f"{name} in {source}"
+        folder = str(PurePosixPath(name).parent / stem)
+        step = _inside(
+            source, source_is_zip, f"{unpack_step(name, kind, folder)} and delete {name}"
+        )
     return BuildError(
         [
             BuildIssue(
                 "error",
                 IssueCode.SOURCE_ARCHIVE_UNSUPPORTED,
-                f"{where} is a {kind} archive; pmgs reads folders and ZIPs in place, no other "
-                f"archive format. Next step: {unpack_step(name)}",
+                f"{where} is a {kind} archive; pmgs reads folders and ZIPs in place and no "
+                f"other archive format. Next step: {step}",
                 name,
             )
         ]
@@ -179,8 +213,8 @@ def locate_with_archives(
     for name in candidates:
         kind = archive_kind(name)
         if kind is not None:
-            raise unsupported(name, kind, name)
-    zips = [name for name in candidates if name.lower().endswith(".zip")]
+            raise unsupported(name, kind, source=source_name, source_is_zip=root_folder is None)
+    zips = sorted(name for name in candidates if name.lower().endswith(".zip"))
     if located is not None and not zips:
         return located
     if located is None and not zips:
@@ -196,28 +230,36 @@ def locate_with_archives(
                 "uncompressed bytes",
                 name,
             )
-        _splice(listing, name, inner)
+        _splice(listing, name, inner, source_name, root_folder is None)
     return locate_release(
         listing.files, listing.folders, source_name=source_name, root_folder=root_folder
     )
 
 
-def _splice(listing: Listing, at: str, inner: CheckedZip) -> None:
-    for name in [*inner.members, *inner.folders]:
+def _splice(
+    listing: Listing, at: str, inner: CheckedZip, source_name: str, source_is_zip: bool
+) -> None:
+    place = _placement(at, inner.members)
+    for name in inner.members:
         kind = archive_kind(name) or ("ZIP" if name.lower().endswith(".zip") else None)
-        if kind is not None and name in inner.members:
+        if kind is not None:
+            folder = place.rstrip("/") or "."
             raise BuildError(
                 [
                     BuildIssue(
                         "error",
                         IssueCode.SOURCE_ARCHIVE_NESTED,
-                        f"{at} holds {name}, a {kind} archive inside a ZIP inside the source; "
-                        f"pmgs reads one level of ZIP. Next step: {unpack_step(at)}",
+                        f"{at} in {source_name} holds {name}, a {kind} archive inside a ZIP; "
+                        "pmgs reads one level of ZIP in place. Next step: "
+                        + _inside(
+                            source_name,
+                            source_is_zip,
+                            f"{unpack_step(at, 'ZIP', folder)} and delete {at}",
+                        ),
                         f"{at}/{name}",
                     )
                 ]
             )
-    place = _placement(at, inner.members)
     listing.files.remove(at)
     folders = {place.rstrip("/")} if place else set()
     for name in inner.folders:
