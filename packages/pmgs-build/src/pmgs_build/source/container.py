@@ -22,7 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, BinaryIO, Final, Protocol
 
-from pmgs_build.build_issues import IssueCode, IssueLog
+from pmgs_build.build_issues import BuildError, IssueCode, IssueLog
 from pmgs_build.source.files import SourceFile
 from pmgs_build.source.find_release import SCAN_DEPTH, Located, in_leftover, is_leftover
 from pmgs_build.source.nested import (
@@ -32,6 +32,7 @@ from pmgs_build.source.nested import (
     locate_with_archives,
     unsupported,
 )
+from pmgs_build.source.next_steps import with_next_steps
 from pmgs_build.source.zip_archive import (
     MAX_ZIP_MEMBERS,
     MAX_ZIP_RATIO,
@@ -426,6 +427,13 @@ def open_package(source: str | os.PathLike[str], *, zip_limits: ZipLimits | None
     context manager): a ZIP stays open until then.
     """
     path = Path(os.path.abspath(source))
+    try:
+        return _open(path, zip_limits)
+    except BuildError as error:
+        raise with_next_steps(error) from None
+
+
+def _open(path: Path, zip_limits: ZipLimits | None) -> Package:
     if path.is_dir():
         return DirectoryPackage(path, zip_limits)
     if path.is_file():
