@@ -111,6 +111,7 @@ def test_the_download_kept_in_a_folder(tmp_path: Path, plain: BuildReport) -> No
     report = build_database(folder, tmp_path / "db.sqlite")
     assert report.release_path == TOP
     assert report.ignored == ("memo.txt",)
+    assert report.member_names == f"{TOP}.zip: ascii"  # labelled: not the source's own ZIP
     assert report.source_manifest_sha256 == plain.source_manifest_sha256
 
 

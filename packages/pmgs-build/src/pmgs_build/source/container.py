@@ -310,7 +310,7 @@ class ZipPackage(Package):
             self.close()
             raise
         super().__init__(path, located)
-        self.member_names = _describe([self._zip, *self._listing.opened])
+        self.member_names = _describe(self._listing.opened, self._zip)
 
     def _open_inner(self, name: str) -> CheckedZip:
         """The ZIP member ``name`` as a ZIP: a stored one through a window on the file, a
@@ -355,10 +355,11 @@ class ZipPackage(Package):
 
 def _open_placed(listing: Listing, entry: PackageEntry, source: str) -> BinaryIO:
     """A member of a ZIP inside the source (``entry.member`` is ``zip path/member name``)."""
-    for archive, name in listing.placed.values():
-        if entry.member == f"{archive.label}/{name}":
-            return archive.open(name, entry.member)
-    raise ValueError(f"{entry.path} is not a member of {source}")
+    found = listing.by_member.get(entry.member) if entry.member is not None else None
+    if found is None or entry.member is None:
+        raise ValueError(f"{entry.path} is not a member of {source}")
+    archive, name = found
+    return archive.open(name, entry.member)
 
 
 def _unique(found: list[PackageEntry], log: IssueLog) -> list[PackageEntry]:
@@ -377,13 +378,13 @@ def _unique(found: list[PackageEntry], log: IssueLog) -> list[PackageEntry]:
     return found
 
 
-def _describe(archives: list[CheckedZip]) -> str:
-    """``member_names`` of the report: how each archive's names were read."""
-    if not archives:
-        return ""
-    if len(archives) == 1 and archives[0].label.count("/") == 0 and "." in archives[0].label:
-        return archives[0].names.describe()
-    return "; ".join(f"{archive.label}: {archive.names.describe()}" for archive in archives)
+def _describe(archives: list[CheckedZip], source: CheckedZip | None = None) -> str:
+    """``member_names`` of the report: how the names of the source's ZIP (``source``) and of
+    the ZIPs inside it were read; each labelled when there is more than the source's."""
+    if source is not None and not archives:
+        return source.names.describe()
+    every = [source, *archives] if source is not None else archives
+    return "; ".join(f"{archive.label}: {archive.names.describe()}" for archive in every)
 
 
 def _close_all(archives: list[CheckedZip]) -> None:

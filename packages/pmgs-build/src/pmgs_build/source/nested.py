@@ -181,6 +181,8 @@ class Listing:
     folders: list[str]
     placed: dict[str, tuple[CheckedZip, str]] = field(default_factory=dict)
     opened: list[CheckedZip] = field(default_factory=list)
+    by_member: dict[str, tuple[CheckedZip, str]] = field(default_factory=dict)
+    """The same entries by their member key, ``zip path/name in it``."""
 
 
 def locate_with_archives(
@@ -275,6 +277,7 @@ def _splice(
             )
         listing.files.append(path)
         listing.placed[path] = (inner, name)
+        listing.by_member[f"{at}/{name}"] = (inner, name)
         parts = path.split("/")
         folders.update("/".join(parts[:end]) for end in range(1, len(parts)))
     listing.folders = sorted({*listing.folders, *folders})
