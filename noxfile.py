@@ -83,7 +83,8 @@ def tests(session: nox.Session, package: str) -> None:
 
 @nox.session(python=DEFAULT_PYTHON)
 def isolated(session: nox.Session) -> None:
-    """Every package builds its own wheel, and pmgs-core works with nothing else installed."""
+    """Every published package builds its own wheel, pmgs-core works with nothing else
+    installed, and no wheel ships the test kit or a pytest plugin."""
     out = Path(session.create_tmp()) / "dist"
     shutil.rmtree(out, ignore_errors=True)
     for name in PACKAGES:
@@ -101,8 +102,21 @@ def isolated(session: nox.Session) -> None:
         if bad:
             session.error(f"{wheel.name} has a non-registry requirement: {bad}")
     core = next(out.glob("pmgs_core-*.whl"))
-    session.install(str(core))
+    session.install(str(core), "pytest")
     session.run("python", str(ROOT / "tests-integration" / "isolated_core_smoke.py"))
+    # No wheel holds the test kit or registers a pytest plugin; a user's own suite beside
+    # pmgs-build sees none of ours (issue 38).
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        str(ROOT / "tests-integration" / "published_wheels_check.py"),
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--noconftest",  # the integration suite's conftest loads the kit; none is installed
+        env={"PMGS_WHEEL_DIR": str(out)},
+    )
 
 
 TS_CLIENT = ROOT / "tests-integration" / "ts-client"

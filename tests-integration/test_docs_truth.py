@@ -26,9 +26,7 @@ def _name(requirement: str) -> str:
 
 def _declared(package_dir: Path) -> tuple[set[str], set[str], dict[str, set[str]]]:
     """(pmgs dependencies, other dependencies, extras) as the pyproject declares them."""
-    project = tomllib.loads((package_dir / "pyproject.toml").read_text(encoding="utf-8"))[
-        "project"
-    ]
+    project = tomllib.loads((package_dir / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     names = {_name(r) for r in project.get("dependencies", [])}
     extras = {
         extra: {_name(r) for r in requirements}
