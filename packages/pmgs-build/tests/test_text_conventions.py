@@ -26,6 +26,7 @@ HANDMADE = Path(__file__).parent / "data" / "handmade" / "JPPM2026001"
 FI_B = "FI/FI/fi_B_20260331.csv"  # 7 records, LF, no BOM
 FI_G = "FI/FI/fi_G_20260331.csv"  # 5 records, LF, with a BOM
 FI_TEXT = "FI/FI_TEXT/fiText_B_20260331.csv"  # 9 line ends; the 5th inside quotes
+COPYRGHT = "COPYRGHT/COPYRGHT.txt"  # one line, the attribution
 CONVENTION_CODES = ("CSV_EOF_MARKER", "CSV_NUL_PADDING", "CSV_LINE_ENDS_MIXED", "CSV_STRAY_BOM")
 
 
@@ -135,6 +136,14 @@ CASES: dict[str, tuple[str, Callable[[bytes], bytes], list[tuple[str, str]]]] = 
                 "CSV_LINE_ENDS_MIXED",
                 "records end in more than one way (crlf 1, cr 6); each read as a line end",
             )
+        ],
+    ),
+    "copyright_eof_mark_and_padding": (
+        COPYRGHT,
+        lambda data: data + b"\x1a" + b"\x00" * 3,
+        [
+            ("CSV_EOF_MARKER", "ends in 1 end-of-file mark bytes (0x1A); left out"),
+            ("CSV_NUL_PADDING", "ends in 3 NUL padding bytes; left out"),
         ],
     ),
     "second_bom": (

@@ -87,11 +87,12 @@ class HandoverCodes:
 
     # -- text conventions of other platforms, read (ADR 0032) ------------------------------
     CSV_EOF_MARKER: Final = "CSV_EOF_MARKER"
-    """Warning (once per file): the CSV ends in 0x1A bytes, the end-of-file mark of DOS-era
-    tools; they are not data (no record can hold them) and are left out."""
+    """Warning (once per file): the CSV (or the COPYRGHT text) ends in 0x1A bytes, the
+    end-of-file mark of DOS-era tools; they are not data (no record can hold them) and are
+    left out."""
     CSV_NUL_PADDING: Final = "CSV_NUL_PADDING"
-    """Warning (once per file): the CSV ends in NUL bytes, padding to a block size left by
-    copy and transfer tools; left out like the end-of-file mark."""
+    """Warning (once per file): the CSV (or the COPYRGHT text) ends in NUL bytes, padding to
+    a block size left by copy and transfer tools; left out like the end-of-file mark."""
     CSV_LINE_ENDS_MIXED: Final = "CSV_LINE_ENDS_MIXED"
     """Warning (once per file): its records end in more than one of CRLF, LF and CR (a file
     edited on two platforms); each is read as a line end, the message counts them."""

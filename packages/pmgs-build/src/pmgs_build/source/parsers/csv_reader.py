@@ -15,7 +15,12 @@ from typing import Final
 from pmgs_build.build_issues import IssueCode
 from pmgs_build.source.files import ProgressEvent, SourceFile
 from pmgs_build.source.parsers.context import BuildContext, Code, FileResult
-from pmgs_build.source.parsers.text_conventions import Conventions, TailStripped, record_lines
+from pmgs_build.source.parsers.text_conventions import (
+    Conventions,
+    TailStripped,
+    record_lines,
+    report_tail,
+)
 from pmgs_build.source.text import decode_cp932
 
 __all__ = ["CsvRecords", "decode_cp932"]
@@ -134,19 +139,7 @@ class CsvRecords:
     def _report_conventions(self) -> None:
         """One warning per convention of another platform the file had (issue 43)."""
         seen, log, path = self._conventions, self._ctx.log, self._source.path
-        marks, nuls = seen.tail.count(0x1A), seen.tail.count(0)
-        if marks:
-            log.warning(
-                IssueCode.CSV_EOF_MARKER,
-                f"ends in {marks} end-of-file mark bytes (0x1A); left out",
-                path,
-            )
-        if nuls:
-            log.warning(
-                IssueCode.CSV_NUL_PADDING,
-                f"ends in {nuls} NUL padding bytes; left out",
-                path,
-            )
+        report_tail(log, seen.tail, path)
         mixed = seen.mixed_ends()
         if mixed is not None:
             log.warning(

@@ -16,9 +16,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO, Final
 
-__all__ = ["Conventions", "TailStripped", "record_lines"]
+from pmgs_build.build_issues import IssueCode, IssueLog
 
-_DOS_TAIL: Final = b"\x00\x1a"
+__all__ = ["DOS_TAIL", "Conventions", "TailStripped", "record_lines", "report_tail"]
+
+DOS_TAIL: Final = b"\x00\x1a"
+"""The bytes DOS-era tools leave at the end of a text file: the 0x1A end-of-file mark and
+NUL padding to a block."""
 _BOM: Final = "\ufeff"
 _CHUNK: Final = 1 << 16
 
@@ -63,7 +67,7 @@ class TailStripped(io.RawIOBase):
                 self._held = b""
                 return 0
             data = self._held + chunk
-            kept = data.rstrip(_DOS_TAIL)
+            kept = data.rstrip(DOS_TAIL)
             self._held = data[len(kept) :]
             self._ready = memoryview(kept)
         view = memoryview(buffer).cast("B")
@@ -100,3 +104,16 @@ def record_lines(lines: Iterable[str], conventions: Conventions) -> Iterator[str
             elif line.endswith("\r"):
                 conventions.ends["cr"] += 1
         yield line
+
+
+def report_tail(log: IssueLog, tail: bytes, path: str) -> None:
+    """One warning each for the end-of-file marks and the NUL padding ``tail`` held."""
+    marks, nuls = tail.count(0x1A), tail.count(0)
+    if marks:
+        log.warning(
+            IssueCode.CSV_EOF_MARKER,
+            f"ends in {marks} end-of-file mark bytes (0x1A); left out",
+            path,
+        )
+    if nuls:
+        log.warning(IssueCode.CSV_NUL_PADDING, f"ends in {nuls} NUL padding bytes; left out", path)
