@@ -39,6 +39,12 @@ if SKIPPED_PYTHONS:
     print(f"nox: Python {', '.join(SKIPPED_PYTHONS)} not found on PATH; their sessions are skipped")
 
 
+PARALLEL = ("--numprocesses", "auto", "--dist", "loadgroup")
+"""pytest-xdist: one worker per core (two on CI). The tests are independent: each takes its
+ports through the kit's ``serve_on_free_port``, its files under its own ``tmp_path``, and
+session fixtures are built once per worker. ``-n 0`` after ``--`` runs a session serially."""
+
+
 def _sync(session: nox.Session, *args: str) -> None:
     """Install the locked workspace (or one package of it) into the session's venv."""
     session.run_install(
@@ -70,12 +76,29 @@ def types(session: nox.Session) -> None:
     session.run("mypy", "--strict", *(f"packages/{name}/src" for name in PACKAGES))
 
 
-@nox.session(python=PYTHONS)
+OTHER_PYTHONS = [v for v in PYTHONS if v != DEFAULT_PYTHON]
+"""The supported Pythons besides the default one: ``tests_workspace`` runs on them."""
+
+
+@nox.session(python=DEFAULT_PYTHON)
 @nox.parametrize("package", PACKAGES)
 def tests(session: nox.Session, package: str) -> None:
-    """One package's own tests, with only that package and its dependencies installed."""
+    """One package's own tests, with only that package and its dependencies installed (on the
+    default Python; the other Pythons run the same suites in ``tests_workspace``)."""
     _sync(session, "--package", package)
-    session.run("pytest", f"packages/{package}/tests", *session.posargs)
+    session.run("pytest", f"packages/{package}/tests", *PARALLEL, *session.posargs)
+
+
+@nox.session(python=OTHER_PYTHONS)
+def tests_workspace(session: nox.Session) -> None:
+    """Every package's own tests on each other supported Python, in one venv holding the whole
+    workspace (ADR 0030): one install per Python instead of one per package. Each suite is
+    still its own pytest run (a suite's reference options are its own). Whether a package
+    works with only its dependencies installed is ``tests``' question, on the default Python.
+    """
+    _sync(session, "--all-packages")
+    for package in PACKAGES:
+        session.run("pytest", f"packages/{package}/tests", *PARALLEL, *session.posargs)
 
 
 @nox.session(python=DEFAULT_PYTHON)
@@ -121,7 +144,7 @@ def integration(session: nox.Session) -> None:
         # No install scripts: the clients are plain JavaScript and need none.
         session.run("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", external=True)
     _sync(session, "--all-packages")
-    session.run("pytest", "tests-integration", *session.posargs)
+    session.run("pytest", "tests-integration", *PARALLEL, *session.posargs)
 
 
 @nox.session(python=DEFAULT_PYTHON)
@@ -141,6 +164,7 @@ def reliability(session: nox.Session) -> None:
         "--ignore=tests-reliability/test_replicas_haproxy.py",
         "--reliability-profile",
         "short",
+        *PARALLEL,
         *session.posargs,
     )
 
