@@ -39,10 +39,12 @@ if SKIPPED_PYTHONS:
     print(f"nox: Python {', '.join(SKIPPED_PYTHONS)} not found on PATH; their sessions are skipped")
 
 
-PARALLEL = ("--numprocesses", "auto", "--dist", "loadgroup")
+PARALLEL = ("--numprocesses", "auto", "--dist", "loadscope")
 """pytest-xdist: one worker per core (two on CI). The tests are independent: each takes its
-ports through the kit's ``serve_on_free_port``, its files under its own ``tmp_path``, and
-session fixtures are built once per worker. ``-n 0`` after ``--`` runs a session serially."""
+ports through the kit's ``serve_on_free_port`` and its files under its own ``tmp_path``.
+A module's tests go to one worker (``loadscope``), so a module-scoped server or build is made
+once, not once per worker; session fixtures are made once per worker. ``-- -n 0`` runs a
+session serially."""
 
 
 def _sync(session: nox.Session, *args: str) -> None:
