@@ -20,6 +20,9 @@ nox.needs_version = ">=2025.2.9"
 
 ROOT = Path(__file__).parent
 PACKAGES = ("pmgs-core", "pmgs-build", "pmgs-cli", "pmgs-mcp", "pmgs-agentkit", "pmgs-web")
+"""The published packages: each built into a wheel and tested alone."""
+TEST_KIT = "pmgs-testkit"
+"""The workspace's test kit: type-checked and tested, never built into a wheel (ADR 0024)."""
 SUPPORTED_PYTHONS = ("3.11", "3.12", "3.13")
 
 
@@ -75,7 +78,7 @@ def lint(session: nox.Session) -> None:
 def types(session: nox.Session) -> None:
     """mypy --strict over the source of every package."""
     _sync(session, "--all-packages")
-    session.run("mypy", "--strict", *(f"packages/{name}/src" for name in PACKAGES))
+    session.run("mypy", "--strict", *(f"packages/{name}/src" for name in (*PACKAGES, TEST_KIT)))
 
 
 OTHER_PYTHONS = [v for v in PYTHONS if v != DEFAULT_PYTHON]
@@ -83,7 +86,7 @@ OTHER_PYTHONS = [v for v in PYTHONS if v != DEFAULT_PYTHON]
 
 
 @nox.session(python=DEFAULT_PYTHON)
-@nox.parametrize("package", PACKAGES)
+@nox.parametrize("package", (*PACKAGES, TEST_KIT))
 def tests(session: nox.Session, package: str) -> None:
     """One package's own tests, with only that package and its dependencies installed (on the
     default Python; the other Pythons run the same suites in ``tests_workspace``)."""
@@ -94,18 +97,19 @@ def tests(session: nox.Session, package: str) -> None:
 @nox.session(python=OTHER_PYTHONS)
 def tests_workspace(session: nox.Session) -> None:
     """Every package's own tests on each other supported Python, in one venv holding the whole
-    workspace (ADR 0030): one install per Python instead of one per package. Each suite is
+    workspace (ADR 0031): one install per Python instead of one per package. Each suite is
     still its own pytest run (a suite's reference options are its own). Whether a package
     works with only its dependencies installed is ``tests``' question, on the default Python.
     """
     _sync(session, "--all-packages")
-    for package in PACKAGES:
+    for package in (*PACKAGES, TEST_KIT):
         session.run("pytest", f"packages/{package}/tests", *PARALLEL, *session.posargs)
 
 
 @nox.session(python=DEFAULT_PYTHON)
 def isolated(session: nox.Session) -> None:
-    """Every package builds its own wheel, and pmgs-core works with nothing else installed."""
+    """Every published package builds its own wheel, pmgs-core works with nothing else
+    installed, and no wheel ships the test kit or a pytest plugin."""
     out = Path(session.create_tmp()) / "dist"
     shutil.rmtree(out, ignore_errors=True)
     for name in PACKAGES:
@@ -123,8 +127,21 @@ def isolated(session: nox.Session) -> None:
         if bad:
             session.error(f"{wheel.name} has a non-registry requirement: {bad}")
     core = next(out.glob("pmgs_core-*.whl"))
-    session.install(str(core))
+    session.install(str(core), "pytest")
     session.run("python", str(ROOT / "tests-integration" / "isolated_core_smoke.py"))
+    # No wheel holds the test kit or registers a pytest plugin; a user's own suite beside
+    # pmgs-build sees none of ours (issue 38).
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        str(ROOT / "tests-integration" / "published_wheels_check.py"),
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--noconftest",  # the integration suite's conftest loads the kit; none is installed
+        env={"PMGS_WHEEL_DIR": str(out)},
+    )
 
 
 TS_CLIENT = ROOT / "tests-integration" / "ts-client"

@@ -74,7 +74,7 @@ def prepare_package(workdir: Path, scale: float, seed: int, with_documents: bool
     if directory.exists():
         shutil.rmtree(directory)
     directory.mkdir(parents=True)
-    from pmgs_build.testing import generate_package
+    from pmgs_testkit import generate_package
 
     started = time.perf_counter()
     generated = generate_package(directory, scale=scale, seed=seed, with_documents=with_documents)

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import mcp_roundtrip
-from pmgs_core import PMGSStore, fold_for_search, is_indexed_bigram
+from pmgs_core import PMGSStore
+from pmgs_core.building import fold_for_search, is_indexed_bigram
 
 RARE_MAX_ROWS = 50
 """A ≥3-character phrase counts as rare when it occurs in at most this many lines."""

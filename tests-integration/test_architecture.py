@@ -51,6 +51,14 @@ def test_import_contracts_hold() -> None:
     [
         ("pmgs_core", "import pmgs_build\n", "pmgs-core depends on no other pmgs package"),
         ("pmgs_mcp", "import pmgs_cli\n", "pmgs-mcp depends on pmgs-core only"),
+        ("pmgs_mcp", "import pmgs_web\n", "pmgs-mcp depends on pmgs-core only"),
+        (
+            "pmgs_web",
+            "from pmgs_core.building import create_schema\n",
+            "only pmgs-build (and the test kit) open pmgs-core's builder module",
+        ),
+        ("pmgs_build/database", "import pmgs_build.source\n", "pmgs-build by pipeline"),
+        ("pmgs_build/source", "import pmgs_build.build\n", "pmgs-build by pipeline"),
         ("pmgs_web", "import pmgs_mcp\n", "pmgs-web depends on pmgs-core only"),
         (
             "pmgs_build",

@@ -14,7 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pmgs_build
-from pmgs_build.testing import make_zip
+from pmgs_testkit import make_zip
 
 
 def _pmgs(*args: str) -> subprocess.CompletedProcess[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pmgs_build.sample import sample_package_path
-from pmgs_build.testing.kit import run_script as pmgs
+from pmgs_testkit.kit import run_script as pmgs
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
 

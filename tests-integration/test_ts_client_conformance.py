@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from pmgs_build.testing.kit import ReferenceDatabase
+from pmgs_testkit.kit import ReferenceDatabase
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENT_DIR = Path(__file__).resolve().parent / "ts-client"
@@ -49,7 +49,7 @@ def _pins() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def database(reference: ReferenceDatabase) -> tuple[Path, dict[str, str]]:
-    """The shared kit's reference (``pmgs_build.testing.pytest_plugin``)."""
+    """The shared kit's reference (``pmgs_testkit.pytest_plugin``)."""
     return reference.db, reference.examples
 
 

@@ -111,7 +111,7 @@ MODULES = (
     Module(
         "html_table",
         "pmgs-build",
-        ("src/pmgs_build/adapters/html_table.py",),
+        ("src/pmgs_build/source/parsers/html_table.py",),
         # Only the fragment builds: test_html_tables.py builds a generated package per test
         # module and a sample per hostile page, which made a run take hours on two cores.
         ("tests/test_reader_fragments.py",),
@@ -119,7 +119,7 @@ MODULES = (
     Module(
         "csv_reader",
         "pmgs-build",
-        ("src/pmgs_build/adapters/csv_reader.py",),
+        ("src/pmgs_build/source/parsers/csv_reader.py",),
         # the fragments check what is stored; the failure cases check the CSV_ENCODING and
         # CSV_MALFORMED paths and their row locators
         (
@@ -131,7 +131,7 @@ MODULES = (
     Module(
         "xml_reader",
         "pmgs-build",
-        ("src/pmgs_build/adapters/fi_revision.py",),
+        ("src/pmgs_build/source/parsers/fi_revision.py",),
         # Fragments read over an in-memory schema (a second for the file); the built-package
         # tests (test_fi_revision, test_reader_fragments) stay in the suite (issue 34).
         ("tests/test_fi_revision_fragments.py",),
@@ -140,7 +140,7 @@ MODULES = (
         # the release finder (ADR 0019), on hand-made trees (issue 34)
         "locate",
         "pmgs-build",
-        ("src/pmgs_build/locate.py",),
+        ("src/pmgs_build/source/find_release.py",),
         ("tests/test_release_location.py", "tests/test_locate_handmade.py"),
     ),
     Module(

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+pytest_plugins = ["pmgs_testkit.pytest_plugin"]
+
 PROFILES: dict[str, dict[str, int]] = {
     # replica_*: concurrent MCP clients and seconds of the HAProxy simulation (issue 21).
     "short": {"setup_kills": 10, "build_kills": 10, "replica_clients": 10, "replica_seconds": 40},

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from pmgs_build.testing.kit import (
+from pmgs_testkit.kit import (
     build_reference,
     console_script,
     serve_on_free_port,

@@ -35,8 +35,8 @@ from typing import Any
 
 import pytest
 
-from pmgs_build.testing import generate_package
-from pmgs_build.testing.kit import console_script, file_sha256, run_script, script_environment
+from pmgs_testkit import generate_package
+from pmgs_testkit.kit import console_script, file_sha256, run_script, script_environment
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="SIGKILL, process groups read from /proc"

@@ -27,8 +27,8 @@ from typing import Any
 
 import pytest
 
-from pmgs_build.testing import generate_package
-from pmgs_build.testing.kit import console_script, file_sha256, run_script
+from pmgs_testkit import generate_package
+from pmgs_testkit.kit import console_script, file_sha256, run_script
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_FSIZE")
 

@@ -36,8 +36,8 @@ from typing import Any
 
 import pytest
 
-from pmgs_build.testing import corrupt, generate_package, make_zip
-from pmgs_build.testing.kit import console_script, script_environment
+from pmgs_testkit import corrupt, generate_package, make_zip
+from pmgs_testkit.kit import console_script, script_environment
 
 RELEASE = "JPPM2026002"
 CASE_TIMEOUT = 120.0

@@ -40,7 +40,7 @@ from mcp_servers import (
     start_http,
     tool_message,
 )
-from pmgs_build.testing.kit import file_sha256
+from pmgs_testkit.kit import file_sha256
 
 HANG = 120.0
 """Seconds after which a hostile connection still open counts as never refused."""

@@ -36,7 +36,7 @@ from mcp_servers import (
     start_http,
     tool_message,
 )
-from pmgs_build.testing.kit import file_sha256
+from pmgs_testkit.kit import file_sha256
 
 MIX = (("lookup", 0.45), ("search", 0.35), ("document", 0.20))
 

@@ -45,7 +45,7 @@ from mcp_servers import (
     start_stdio,
     tool_message,
 )
-from pmgs_build.testing.kit import file_sha256
+from pmgs_testkit.kit import file_sha256
 
 TRACEBACK_MARKERS = ("Traceback (most recent call last)", 'File "/', '.py", line ')
 NOT_ABOUT_THE_REQUEST = frozenset(

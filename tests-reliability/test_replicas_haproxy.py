@@ -41,7 +41,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from pmgs_build.testing.kit import build_reference, console_script, free_port, wait_until_serving
+from pmgs_testkit.kit import build_reference, console_script, free_port, wait_until_serving
 
 RELEASES = ("JPPM2026002", "JPPM2026003")
 REPLICAS = 3

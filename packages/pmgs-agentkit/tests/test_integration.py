@@ -16,7 +16,7 @@ from typing import IO, Any
 import pytest
 
 from pmgs_agentkit import agent_kit_main
-from pmgs_build.testing.kit import run_script
+from pmgs_testkit.kit import run_script
 
 TIMEOUT_SECONDS = 60
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from pmgs_build import BuildReport, build_database, take_inventory, validate_database
-from pmgs_build.inventory import DOCUMENT_GROUPS
-from pmgs_build.testing import GeneratedPackage, generate_package, make_zip
+from pmgs_build.source.inventory import DOCUMENT_GROUPS
+from pmgs_testkit import GeneratedPackage, generate_package, make_zip
 
 
 class Built:

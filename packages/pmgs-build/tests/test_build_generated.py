@@ -21,7 +21,7 @@ import pytest
 
 from pmgs_build import BuildError, BuildReport, IssueCode, build_database
 from pmgs_build.sample import sample_package_path
-from pmgs_build.testing import CORRUPTION_KINDS, GeneratedPackage, corrupt, generate_package
+from pmgs_testkit import CORRUPTION_KINDS, GeneratedPackage, corrupt, generate_package
 
 
 # The generator's name for the theme ja/en sequence warning, until it adopts the builder's.

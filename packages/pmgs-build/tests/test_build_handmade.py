@@ -512,8 +512,8 @@ def test_progress_events(tmp_path: Path) -> None:
 
 def test_unquoted_comma_rules() -> None:
     # Private helpers, tested directly because the rules are the format page's.
-    from pmgs_build.adapters.fi_revision_link import split_link_row
-    from pmgs_build.adapters.fterm import split_fterm_en_row
+    from pmgs_build.source.parsers.fi_revision_link import split_link_row
+    from pmgs_build.source.parsers.fterm import split_fterm_en_row
 
     assert split_link_row(["B60J   5/    00    ", "B60J.xml 2010年6月改正", " 訂正を含む"]) == (
         "B60J   5/    00    ",

@@ -18,11 +18,12 @@ from traceback import extract_tb
 import pytest
 
 import pmgs_core.schema
-from pmgs_build import BuildError, IssueCode, build_database, logical_digest, write_process
+from pmgs_build import BuildError, IssueCode, build_database, logical_digest
 from pmgs_build import build as build_module
-from pmgs_build.digest import metadata_rows
-from pmgs_build.snapshot_workers import SnapshotWorkers, snapshot_path
-from pmgs_build.testing import generate_package
+from pmgs_build.database import insert_process
+from pmgs_build.database.digest import metadata_rows
+from pmgs_build.database.snapshot_workers import SnapshotWorkers, snapshot_path
+from pmgs_testkit import generate_package
 
 
 def _sha256(path: Path) -> str:
@@ -99,15 +100,15 @@ def test_a_full_disk_in_the_writer_process_is_an_output_write_failure(
 ) -> None:
     # max_page_count makes SQLite report a full database exactly as a full disk does; the
     # schema fits in the limit, the rows do not, so it is the writer process that fails.
-    limited = (*write_process.LOAD_PRAGMAS, "PRAGMA max_page_count = 60")
-    monkeypatch.setattr(write_process, "LOAD_PRAGMAS", limited)
+    limited = (*insert_process.LOAD_PRAGMAS, "PRAGMA max_page_count = 60")
+    monkeypatch.setattr(insert_process, "LOAD_PRAGMAS", limited)
     with pytest.raises(BuildError) as caught:
         build_database(package, tmp_path / "out.sqlite", parallel=True)
     assert caught.value.code == IssueCode.OUTPUT_WRITE_FAILED
     assert "SQLITE_FULL" in str(caught.value)
     cause = caught.value.__cause__
     assert isinstance(cause, sqlite3.Error)  # rebuilt from the writer's report
-    assert "write_process.py" in {Path(f.filename).name for f in extract_tb(cause.__traceback__)}
+    assert "insert_process.py" in {Path(f.filename).name for f in extract_tb(cause.__traceback__)}
     assert list(tmp_path.iterdir()) == []
 
 

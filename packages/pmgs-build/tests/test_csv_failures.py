@@ -97,7 +97,7 @@ def test_row_progress_is_reported_per_file(tmp_path: Path, monkeypatch: pytest.M
     """Every N records a file reports ``parse`` progress in rows (N = 50,000 in real builds;
     2 here, so that the handmade files cross it)."""
     from pmgs_build import ProgressEvent
-    from pmgs_build.adapters import csv_reader
+    from pmgs_build.source.parsers import csv_reader
 
     monkeypatch.setattr(csv_reader, "_ROW_PROGRESS_EVERY", 2)
     events: list[ProgressEvent] = []
@@ -126,6 +126,6 @@ def test_row_progress_is_reported_per_file(tmp_path: Path, monkeypatch: pytest.M
     ],
 )
 def test_which_first_record_is_a_header(fields: list[str], is_header: bool) -> None:
-    from pmgs_build.adapters.csv_reader import _is_header
+    from pmgs_build.source.parsers.csv_reader import _is_header
 
     assert _is_header(fields) is is_header

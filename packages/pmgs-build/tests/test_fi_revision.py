@@ -20,8 +20,8 @@ import pytest
 from lxml import etree
 
 from pmgs_build import BuildError, IssueCode, build_database
-from pmgs_build.testing import DOCUMENT_GROUPS, GeneratedPackage, corrupt, generate_package
 from pmgs_core import PMGSStore, parse_code
+from pmgs_testkit import DOCUMENT_GROUPS, GeneratedPackage, corrupt, generate_package
 
 HANDMADE = Path(__file__).parent / "data" / "handmade" / "JPPM2026001"
 HANDMADE_XML = "FI/FI_KAISEI_DOC/B60J.xml"

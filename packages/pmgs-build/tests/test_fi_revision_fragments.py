@@ -2,7 +2,7 @@
 
 Each test writes one ``FI/FI_KAISEI_DOC/<subclass>.xml`` of a few lines, hands it to the
 reader with a real build context over an in-memory SQLite database made by
-``pmgs_core.create_schema``, and compares what was written (documents, segments, links,
+``pmgs_core.building.create_schema``, and compares what was written (documents, segments, links,
 ``amended_to`` relations, reference-only concepts) and the issues recorded with records and
 messages written out by hand. No package is generated or built, so the whole file runs in
 about a second and the mutation session judges each mutant of ``fi_revision.py`` in seconds;
@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from pmgs_build.adapters.context import BuildContext
-from pmgs_build.adapters.fi_revision import fi_revision_body, parse_fi_revision
-from pmgs_build.issues import IssueLog
-from pmgs_build.model import SourceFile
-from pmgs_build.writer import ConceptRegistry, Loader
-from pmgs_core import create_schema
+from pmgs_build.build_issues import IssueLog
+from pmgs_build.database.inserts import ConceptRegistry, Loader
+from pmgs_build.source.files import SourceFile
+from pmgs_build.source.parsers.context import BuildContext
+from pmgs_build.source.parsers.fi_revision import fi_revision_body, parse_fi_revision
+from pmgs_core.building import create_schema
 
 GROUP = "FI/FI_KAISEI_DOC"
 SJIS_DECL = '<?xml version="1.0" encoding="Shift_JIS"?>\n'

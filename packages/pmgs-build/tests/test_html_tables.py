@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 
 from pmgs_build import BuildError, BuildReport, IssueCode, build_database
-from pmgs_build.adapters.additional_code import ADD_CODE_HEADERS
-from pmgs_build.adapters.ipc_revision import IPC_REVISION_HEADER
 from pmgs_build.sample import sample_package_path
-from pmgs_build.testing import GeneratedPackage, generate_package
-from pmgs_build.testing.documents import ADD_CODE_HEADER, ADD_CODE_HEADER_E, IPC_KAISEI_HEADER
+from pmgs_build.source.parsers.additional_code import ADD_CODE_HEADERS
+from pmgs_build.source.parsers.ipc_revision import IPC_REVISION_HEADER
 from pmgs_core import PMGSStore
+from pmgs_testkit import GeneratedPackage, generate_package
+from pmgs_testkit.documents import ADD_CODE_HEADER, ADD_CODE_HEADER_E, IPC_KAISEI_HEADER
 
 _OTHER_DOCUMENT_DIRS = ("FI/FI_KAISEI_DOC", "REFERENCE")
 _HTML_GROUPS = ("IPC_KAISEI", "FTERM/ADD_CODE", "FTERM/ADD_CODE_E")

@@ -30,15 +30,16 @@ import pytest
 
 import pmgs_build.build as build_module
 from pmgs_build import BuildError, BuildReport, IssueCode, build_database
-from pmgs_build.adapters.ipc_definition import (
+from pmgs_build.source.parsers.ipc_definition import (
     available_cores,
     extract_pages,
     parse_ipc_definitions,
 )
-from pmgs_build.testing import GeneratedPackage, corrupt, generate_package, make_zip
-from pmgs_build.testing._pdf import pdf_document
-from pmgs_build.testing.kit import file_sha256, pdf_page_texts
-from pmgs_core import PMGSQueryError, PMGSStore, ipc_code_from_pdf_name
+from pmgs_core import PMGSQueryError, PMGSStore
+from pmgs_core.building import ipc_code_from_pdf_name
+from pmgs_testkit import GeneratedPackage, corrupt, generate_package, make_zip
+from pmgs_testkit._pdf import pdf_document
+from pmgs_testkit.kit import file_sha256, pdf_page_texts
 
 GROUP = "REFERENCE/IPC_TEIGI"
 OTHER_DOCUMENT_GROUPS = ("FI/FI_KAISEI_DOC", "IPC_KAISEI", "FTERM/ADD_CODE", "FTERM/ADD_CODE_E")
@@ -51,7 +52,7 @@ import os
 import time
 from pathlib import Path
 
-from pmgs_build.adapters.ipc_definition import extract_pages
+from pmgs_build.source.parsers.ipc_definition import extract_pages
 
 
 def record_order(log: str, hold: str, data: bytes) -> list[str]:
@@ -361,11 +362,11 @@ def definition_rows(package: str, **options: Any) -> list[list[object]]:
     import sqlite3
 
     from pmgs_build import take_inventory
-    from pmgs_build.adapters.context import BuildContext
-    from pmgs_build.adapters.ipc_definition import parse_ipc_definitions
-    from pmgs_build.issues import IssueLog
-    from pmgs_build.writer import ConceptRegistry, Loader
-    from pmgs_core import create_schema
+    from pmgs_build.build_issues import IssueLog
+    from pmgs_build.database.inserts import ConceptRegistry, Loader
+    from pmgs_build.source.parsers.context import BuildContext
+    from pmgs_build.source.parsers.ipc_definition import parse_ipc_definitions
+    from pmgs_core.building import create_schema
 
     conn = sqlite3.connect(":memory:", isolation_level=None)
     create_schema(conn)
@@ -387,7 +388,7 @@ def test_workers_that_cannot_start_fall_back_to_this_process(small: GeneratedPac
             "import json",
             "import multiprocessing",
             "from typing import Any",
-            "import pmgs_build.adapters.ipc_definition as d",
+            "import pmgs_build.source.parsers.ipc_definition as d",
             "d._WorkerContext = type(multiprocessing.get_context('spawn'))",
             inspect.getsource(definition_rows),
             f"print(json.dumps(definition_rows({str(small.path)!r})))",

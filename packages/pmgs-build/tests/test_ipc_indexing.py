@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from pmgs_build import build_database
-from pmgs_build.testing import GeneratedPackage, generate_package
 from pmgs_core import PMGSStore
+from pmgs_testkit import GeneratedPackage, generate_package
 
 SHARE = 0.05
 OLD_EDITIONS = ("4", "5", "6", "7", "7E")

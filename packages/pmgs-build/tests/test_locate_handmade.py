@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from pmgs_build import BuildError, IssueCode
-from pmgs_build.locate import Located, in_leftover, is_leftover, locate_release
+from pmgs_build.source.find_release import Located, in_leftover, is_leftover, locate_release
 
 EVIDENCE = (
     "FI/FI, FI/FI_TEXT, FI/FI_TEXT_E, FTERM/FTERM, FTERM/FTERM_E, FTERM/THEME, FTERM/THEME_E, "

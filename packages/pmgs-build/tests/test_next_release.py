@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from pmgs_build import build_database
-from pmgs_build.testing import generate_package, plan_next_release, write_next_release
 from pmgs_core import parse_code
+from pmgs_testkit import generate_package, plan_next_release, write_next_release
 
 
 @pytest.fixture(scope="module")

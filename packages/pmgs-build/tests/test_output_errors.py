@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pmgs_build import IssueCode
-from pmgs_build.output_errors import write_failure
+from pmgs_build.database.output_errors import write_failure
 
 
 def _full_database_error(path: Path) -> sqlite3.Error:

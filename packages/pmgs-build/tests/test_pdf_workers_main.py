@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pmgs_build.testing import generate_package
+from pmgs_testkit import generate_package
 
 SCRIPT = """
 import sys

@@ -7,8 +7,8 @@ import io
 from pathlib import Path
 
 from pmgs_build.sample import SAMPLE_RELEASE, sample_package_path
-from pmgs_build.testing import CSV_COLUMNS, DATA_GROUPS
 from pmgs_core import parse_code
+from pmgs_testkit import CSV_COLUMNS, DATA_GROUPS
 
 
 def rows_of(root: Path, group: str) -> list[list[str]]:

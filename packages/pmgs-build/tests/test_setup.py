@@ -16,8 +16,8 @@ from pmgs_build import (
     validate_database,
 )
 from pmgs_build.setup._stages import setup_lock
-from pmgs_build.testing import make_zip
 from pmgs_core import PMGSStore
+from pmgs_testkit import make_zip
 
 
 @pytest.fixture(scope="module")

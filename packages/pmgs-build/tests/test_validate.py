@@ -19,9 +19,9 @@ import pytest
 
 from pmgs_build import BuildError, BuildReport, IssueCode, build_database, validate_database
 from pmgs_build import build as build_module
-from pmgs_build.build_counts import BUILD_COUNTS_KEY
-from pmgs_build.testing import GeneratedPackage, generate_package
-from pmgs_core import TABLES
+from pmgs_build.database.counts import BUILD_COUNTS_KEY
+from pmgs_core.building import TABLES
+from pmgs_testkit import GeneratedPackage, generate_package
 
 HANDMADE = Path(__file__).parent / "data" / "handmade" / "JPPM2026001"
 

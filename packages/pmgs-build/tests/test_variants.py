@@ -1,6 +1,6 @@
 """Foreign-looking packages build and answer exactly like the package they were rewritten from.
 
-Each variant (``pmgs_build.testing.VARIANT_KINDS``) is a copy of one generated package written
+Each variant (``pmgs_testkit.VARIANT_KINDS``) is a copy of one generated package written
 the way another writer of the PMGS format could have written it. A build that refuses it, drops
 a row, loses a relation or answers a lookup differently is a parser that only reads our own
 generator's output: the failure issue 13 is about. Per variant: the build succeeds, the
@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from pmgs_build import BuildError, BuildReport, build_database
-from pmgs_build.testing import VARIANT_KINDS, Variant, generate_package, make_variant
-from pmgs_build.testing.kit import tree_sha256
 from pmgs_core import PMGSStore
+from pmgs_testkit import VARIANT_KINDS, Variant, generate_package, make_variant
+from pmgs_testkit.kit import tree_sha256
 
 SEED = 13
 SCALE = 0.001

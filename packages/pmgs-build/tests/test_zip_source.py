@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from pmgs_build import BuildError, IssueCode, build_database, take_inventory
-from pmgs_build.package import ZipLimits
-from pmgs_build.testing import generate_package, make_zip
+from pmgs_build.source.container import ZipLimits
+from pmgs_testkit import generate_package, make_zip
 
 HANDMADE = Path(__file__).parent / "data" / "handmade" / "JPPM2026001"
 TOP = "JPPM2026001"

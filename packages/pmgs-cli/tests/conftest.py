@@ -19,7 +19,9 @@ from pathlib import Path
 import pytest
 
 from pmgs_build import sample_package_path
-from pmgs_build.testing.kit import SCRIPT_COLUMNS, run_script, script_environment
+from pmgs_testkit.kit import SCRIPT_COLUMNS, run_script, script_environment
+
+pytest_plugins = ["pmgs_testkit.pytest_plugin"]
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pmgs_build.testing import generate_package
+from pmgs_testkit import generate_package
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 HANG = "pmgs-cli-hang-5e1d"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pmgs_build.testing import ReleasePlan, generate_package, plan_next_release, write_next_release
+from pmgs_testkit import ReleasePlan, generate_package, plan_next_release, write_next_release
 
 from .conftest import Runner
 

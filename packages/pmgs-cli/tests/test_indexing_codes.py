@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pmgs_build import build_database
-from pmgs_build.testing import generate_package
+from pmgs_testkit import generate_package
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pmgs_build.testing.kit import console_script, script_environment
+from pmgs_testkit.kit import console_script, script_environment
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 

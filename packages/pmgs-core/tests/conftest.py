@@ -1,4 +1,4 @@
-"""The store tests' reference: the shared kit's (``pmgs_build.testing.pytest_plugin``), larger.
+"""The store tests' reference: the shared kit's (``pmgs_testkit.pytest_plugin``), larger.
 
 The database is built by pmgs-build from a synthetic package (never hand-written rows), so
 the store is tested against exactly what users get; ``reference``, ``store``, ``ro_conn``,
@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from pmgs_build.testing import GeneratedPackage
-from pmgs_build.testing.kit import ReferenceDatabase
-from pmgs_build.testing.pytest_plugin import ReferenceOptions
+from pmgs_testkit import GeneratedPackage
+from pmgs_testkit.kit import ReferenceDatabase, ReferenceOptions
+
+pytest_plugins = ["pmgs_testkit.pytest_plugin"]
 
 
 @pytest.fixture(scope="session")

@@ -15,8 +15,8 @@ import jsonschema
 import pytest
 
 from pmgs_build import build_database
-from pmgs_build.testing import ReleasePlan, generate_package, plan_next_release, write_next_release
 from pmgs_core import PMGSQueryError, PMGSStore, diff_releases, load_schema
+from pmgs_testkit import ReleasePlan, generate_package, plan_next_release, write_next_release
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pmgs_build.testing.concise_rules import restore_echoes
 from pmgs_core import PMGSStore, concise_record, concise_schema, load_schema
+from pmgs_testkit.concise_rules import restore_echoes
 
 ATTR = "Attribution line of the package."
 SHA_A = "a" * 64

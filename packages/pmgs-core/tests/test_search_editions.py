@@ -18,7 +18,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pmgs_core import PMGSQueryError, PMGSStore, fold_for_search, load_schema
+from pmgs_core import PMGSQueryError, PMGSStore, load_schema
+from pmgs_core.building import fold_for_search
 from pmgs_core.schema import rebuild_search_indexes
 
 EDITIONS = ("8U", "8B", "7", "7E", "6", "5", "4")

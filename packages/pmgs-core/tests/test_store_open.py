@@ -14,11 +14,10 @@ from pmgs_core import (
     CurrentPointer,
     PMGSQueryError,
     PMGSStore,
-    content_addressed_path,
     read_current_pointer,
     resolve_database,
-    write_current_pointer,
 )
+from pmgs_core.building import content_addressed_path, write_current_pointer
 
 
 def _metadata(path: Path) -> dict[str, str]:

@@ -195,8 +195,28 @@ def test_every_error_code_has_one_category() -> None:
 
 
 def test_public_names_exported() -> None:
-    for name in ("PMGSStore", "PMGSQueryError", "write_current_pointer", "load_schema"):
+    for name in ("PMGSStore", "PMGSQueryError", "read_current_pointer", "load_schema"):
         assert name in pmgs_core.__all__
+
+
+def test_builder_names_are_not_the_users_api() -> None:
+    # Issue 38: what only the builder needs is exported by pmgs_core.building, not by
+    # pmgs_core (hand-written list: the schema's DDL, the search index's cutting, the
+    # pointer's writing, the package's own notations).
+    import pmgs_core.building as building
+
+    builder_only = {
+        "TABLES", "bigram_tokens", "check_pointer_metadata", "chunk_bigrams",
+        "content_addressed_path", "create_indexes", "create_schema", "fold_for_search",
+        "ipc_code_from_pdf_name", "is_indexed_bigram", "parse_ipc_version",
+        "rebuild_search_indexes", "search_chunk_rows", "search_index_chunks",
+        "write_current_pointer",
+    }  # fmt: skip
+    assert set(building.__all__) == builder_only
+    assert not builder_only & set(pmgs_core.__all__)
+    for name in builder_only:
+        assert callable(getattr(building, name)) or name == "TABLES"
+        assert not hasattr(pmgs_core, name)
 
 
 def test_import_stays_light() -> None:

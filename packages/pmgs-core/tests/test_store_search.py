@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pmgs_core import PMGSQueryError, PMGSStore, fold_for_search
+from pmgs_core import PMGSQueryError, PMGSStore
+from pmgs_core.building import fold_for_search
 from pmgs_core.search import plan_query
 
 

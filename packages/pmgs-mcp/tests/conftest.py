@@ -3,7 +3,7 @@
 Nothing here mocks the MCP SDK. Servers run as real subprocesses (``python -m pmgs_mcp``):
 stdio servers are spawned by the SDK's own stdio client, HTTP servers are real uvicorn
 processes on a free 127.0.0.1 port. The database (``reference``) and the ``store`` on it are
-the shared kit's (``pmgs_build.testing.pytest_plugin``, default scale): built once per
+the shared kit's (``pmgs_testkit.pytest_plugin``, default scale): built once per
 session from a synthetic package, so the tests know named example codes and documents.
 """
 
@@ -24,6 +24,8 @@ from pmgs_mcp_testkit import (
     start_http_server,
     stop_http_server,
 )
+
+pytest_plugins = ["pmgs_testkit.pytest_plugin"]
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pmgs_build.testing.kit import ReferenceDatabase, serve_on_free_port, stop_process
+from pmgs_testkit.kit import ReferenceDatabase, serve_on_free_port, stop_process
 
 TOKEN = "test-token-0123456789abcdef"
 """Bearer token of the token-protected HTTP server."""

@@ -19,10 +19,10 @@ import pytest
 from mcp import Client, StdioServerParameters
 from pmgs_mcp_testkit import Reference
 
-from pmgs_build.testing.concise_rules import SOURCED_ROWS, restore_echoes
 from pmgs_core import EVIDENCE_NOTICE, PMGSStore, load_schema
 from pmgs_mcp.answer_text import CONCISE_NOTICE, answer_text
 from pmgs_mcp.schemas import detailed_output_schema
+from pmgs_testkit.concise_rules import SOURCED_ROWS, restore_echoes
 
 # --- a reader of the documented line format ---------------------------------------------------
 

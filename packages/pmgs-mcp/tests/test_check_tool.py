@@ -17,9 +17,9 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from pmgs_build import build_database
-from pmgs_build.testing import ReleasePlan, generate_package, plan_next_release, write_next_release
 from pmgs_mcp.check_tool import CHECK_TOOL_NAME
 from pmgs_mcp.schemas import MAX_MCP_CODES
+from pmgs_testkit import ReleasePlan, generate_package, plan_next_release, write_next_release
 
 
 @pytest.fixture(scope="module")

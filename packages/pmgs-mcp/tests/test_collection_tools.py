@@ -20,7 +20,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from pmgs_mcp_testkit import Reference, server_command, start_http_server, stop_http_server
 
-from pmgs_build.testing.kit import file_sha256
+from pmgs_testkit.kit import file_sha256
 
 WRITE_TOOLS = {
     "add_item_text",

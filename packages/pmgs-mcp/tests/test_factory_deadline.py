@@ -21,8 +21,8 @@ import httpx2
 import pytest
 from pmgs_mcp_testkit import SERVER_START_TIMEOUT, Reference
 
-from pmgs_build.testing.kit import free_port, serve_on_free_port, stop_process
 from pmgs_mcp.connections import ENV_HEADER_TIMEOUT, header_timeout_from_env
+from pmgs_testkit.kit import free_port, serve_on_free_port, stop_process
 
 
 def _start(

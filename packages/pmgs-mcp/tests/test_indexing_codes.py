@@ -16,7 +16,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from pmgs_build import build_database
-from pmgs_build.testing import generate_package
+from pmgs_testkit import generate_package
 
 
 @pytest.fixture(scope="module")

@@ -27,8 +27,8 @@ from pmgs_mcp_testkit import (
     stop_http_server,
 )
 
-from pmgs_build.testing.kit import file_sha256
 from pmgs_core.datadir import CurrentPointer, content_addressed_path, write_current_pointer
+from pmgs_testkit.kit import file_sha256
 
 WRONG_SHA = "0" * 64
 

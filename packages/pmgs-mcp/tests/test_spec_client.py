@@ -21,7 +21,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from pmgs_mcp_testkit import Reference, start_http_server, stop_http_server
 
-from pmgs_build.testing.kit import file_sha256
+from pmgs_testkit.kit import file_sha256
 
 pytest.importorskip("numpy")
 

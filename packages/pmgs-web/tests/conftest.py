@@ -19,10 +19,12 @@ import pytest
 from starlette.testclient import TestClient
 
 from pmgs_build import build_database, sample_package_path, setup_release
-from pmgs_build.testing import generate_package
 from pmgs_core import PMGSStore
+from pmgs_testkit import generate_package
 from pmgs_web import create_app
 from pmgs_web.releases import StoreSet
+
+pytest_plugins = ["pmgs_testkit.pytest_plugin"]
 
 sys.path.insert(0, str(Path(__file__).parent))
 

@@ -12,9 +12,7 @@ Everything other packages may use is re-exported here and listed in ``__all__``.
 """
 
 from pmgs_build.build import BuildReport, GroupCount, build_database
-from pmgs_build.digest import logical_digest
-from pmgs_build.inventory import Inventory, take_inventory
-from pmgs_build.issues import (
+from pmgs_build.build_issues import (
     ALL_ISSUE_CODES,
     DEFAULT_ERROR_BUDGET,
     QUARANTINE_CODES,
@@ -23,7 +21,7 @@ from pmgs_build.issues import (
     IssueCode,
     Quarantined,
 )
-from pmgs_build.model import ProgressEvent, SourceFile
+from pmgs_build.database.digest import logical_digest
 from pmgs_build.sample import SAMPLE_RELEASE, sample_package_path
 from pmgs_build.setup import (
     FREE_SPACE_FACTOR,
@@ -38,6 +36,8 @@ from pmgs_build.setup import (
     run_self_check,
     setup_release,
 )
+from pmgs_build.source.files import ProgressEvent, SourceFile
+from pmgs_build.source.inventory import Inventory, take_inventory
 from pmgs_build.validate import ValidationCheck, ValidationReport, validate_database
 from pmgs_core import distribution_version
 

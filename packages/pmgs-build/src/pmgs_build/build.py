@@ -20,13 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pmgs_build.adapters import ADAPTERS, BuildContext, check_ipc_validity
-from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT, available_cores
-from pmgs_build.build_counts import BUILD_COUNTS_KEY, encode_build_counts
-from pmgs_build.build_report import BuildReport, GroupCount
-from pmgs_build.digest import metadata_rows
-from pmgs_build.inventory import CSV_GROUPS, Inventory, inventory_of
-from pmgs_build.issues import (
+from pmgs_build.build_issues import (
     DEFAULT_ERROR_BUDGET,
     BuildError,
     BuildIssue,
@@ -34,14 +28,21 @@ from pmgs_build.issues import (
     IssueLog,
     Quarantined,
 )
-from pmgs_build.model import FileStatus, ProgressEvent
-from pmgs_build.output_errors import write_failure
-from pmgs_build.package import PackageReader, ZipLimits, open_package
-from pmgs_build.snapshot_workers import SnapshotWorkers
+from pmgs_build.database.counts import BUILD_COUNTS_KEY, encode_build_counts
+from pmgs_build.database.digest import metadata_rows
+from pmgs_build.database.insert_process import WriteProcess, open_for_load
+from pmgs_build.database.inserts import ConceptRegistry, Loader
+from pmgs_build.database.output_errors import write_failure
+from pmgs_build.database.report import BuildReport, GroupCount
+from pmgs_build.database.snapshot_workers import SnapshotWorkers
+from pmgs_build.source.container import PackageReader, ZipLimits, open_package
+from pmgs_build.source.files import FileStatus, ProgressEvent
+from pmgs_build.source.inventory import CSV_GROUPS, Inventory, inventory_of
+from pmgs_build.source.parsers import ADAPTERS, BuildContext, check_ipc_validity
+from pmgs_build.source.parsers.ipc_definition import DEFAULT_PDF_TIMEOUT, available_cores
 from pmgs_build.validate import validate_database
-from pmgs_build.write_process import WriteProcess, open_for_load
-from pmgs_build.writer import ConceptRegistry, Loader
-from pmgs_core import SCHEMA_VERSION, TABLES, create_indexes, create_schema, rebuild_search_indexes
+from pmgs_core import SCHEMA_VERSION, distribution_version
+from pmgs_core.building import TABLES, create_indexes, create_schema, rebuild_search_indexes
 
 __all__ = ["BuildReport", "GroupCount", "build_database", "quarantine_budget_of", "spare_core"]
 
@@ -68,10 +69,7 @@ def _fail(code: str, message: str) -> BuildError:
 
 
 def _builder_version() -> str:
-    # Imported late: pmgs_build/__init__ imports this module.
-    from pmgs_build import __version__
-
-    return __version__
+    return distribution_version("pmgs-build")
 
 
 def _check_output(output: Path, source: Path) -> None:

@@ -1,8 +1,11 @@
 """pmgs-core: the read-only reference store, its schema and the classification code notations.
 
-Everything other packages may use is re-exported here and listed in ``__all__``; the
-architecture test refuses imports of anything else, so the modules behind this file can be
-reorganised without breaking the other packages (ADR 0001).
+Everything a user of the store (and the other packages) may use is re-exported here and
+listed in ``__all__``; the architecture test refuses imports of anything else, so the modules
+behind this file can be reorganised without breaking the other packages (ADR 0001). What only
+the builder needs (the schema's DDL, cutting the search index, writing the data directory's
+pointer) is in :mod:`pmgs_core.building`, which an import contract opens to pmgs-build alone
+(ADR 0030).
 """
 
 import importlib
@@ -23,12 +26,17 @@ from pmgs_core.notation import (
     Scheme,
     format_fixed_width,
     fterm_theme_code,
-    ipc_code_from_pdf_name,
     normalize_code,
     parse_code,
-    parse_ipc_version,
 )
-from pmgs_core.plugins import COMMAND_ENTRY_POINT_GROUP, CommandMain, distribution_version
+from pmgs_core.plugins import (
+    COMMAND_ENTRY_POINT_GROUP,
+    MOUNT_ENTRY_POINT_GROUP,
+    CommandMain,
+    MountFactory,
+    distribution_version,
+    mount_factories,
+)
 from pmgs_core.records import (
     CONTENT_ROLE,
     EVIDENCE_NOTICE,
@@ -78,16 +86,6 @@ from pmgs_core.schema import (
     RELATION_KINDS,
     SCHEMA_VERSION,
     SCHEMES,
-    TABLES,
-    bigram_tokens,
-    chunk_bigrams,
-    create_indexes,
-    create_schema,
-    fold_for_search,
-    is_indexed_bigram,
-    rebuild_search_indexes,
-    search_chunk_rows,
-    search_index_chunks,
 )
 from pmgs_core.store import MAX_LIMIT, PMGSStore
 from pmgs_core.viewer_paths import code_viewer_path, document_viewer_path
@@ -110,12 +108,9 @@ if TYPE_CHECKING:
     from pmgs_core.datadir import (
         CurrentPointer,
         ResolvedDatabase,
-        check_pointer_metadata,
-        content_addressed_path,
         default_data_dir,
         read_current_pointer,
         resolve_database,
-        write_current_pointer,
     )
     from pmgs_core.diff import DIFF_SECTIONS, ReleaseDiff, diff_releases
 
@@ -135,8 +130,8 @@ _LAZY_EXPORTS: dict[str, str] = {
         ("diff", "DIFF_SECTIONS ReleaseDiff diff_releases"),
         (
             "datadir",
-            "CurrentPointer ResolvedDatabase check_pointer_metadata content_addressed_path "
-            "default_data_dir read_current_pointer resolve_database write_current_pointer",
+            "CurrentPointer ResolvedDatabase default_data_dir read_current_pointer "
+            "resolve_database",
         ),
     )
     for name in names.split()
@@ -177,6 +172,7 @@ __all__ = [
     "MAX_CHECK_CODES",
     "MAX_LIMIT",
     "MAX_RESPONSE_BYTES",
+    "MOUNT_ENTRY_POINT_GROUP",
     "RECORD_SCHEMA_NAMES",
     "RECORD_STATUSES",
     "RELATION_KINDS",
@@ -184,7 +180,6 @@ __all__ = [
     "SCHEMES",
     "SEARCH_INDEXES",
     "SEARCH_MODES",
-    "TABLES",
     "Categories",
     "ClassificationCode",
     "ClassificationRecord",
@@ -217,6 +212,7 @@ __all__ = [
     "InvalidSchemeError",
     "Kind",
     "MatchStatus",
+    "MountFactory",
     "PMGSQueryError",
     "PMGSStore",
     "QuarantineItem",
@@ -232,39 +228,26 @@ __all__ = [
     "SearchMode",
     "SourceRef",
     "__version__",
-    "bigram_tokens",
-    "check_pointer_metadata",
-    "chunk_bigrams",
     "code_viewer_path",
     "collection_json_schema",
     "concise_record",
     "concise_schema",
-    "content_addressed_path",
-    "create_indexes",
-    "create_schema",
     "default_data_dir",
     "diff_releases",
     "distribution_version",
     "document_viewer_path",
-    "fold_for_search",
     "format_fixed_width",
     "fterm_theme_code",
-    "ipc_code_from_pdf_name",
-    "is_indexed_bigram",
     "load_schema",
+    "mount_factories",
     "normalize_code",
     "parse_code",
-    "parse_ipc_version",
     "read_current_pointer",
     "read_settings",
-    "rebuild_search_indexes",
     "record_json_schema",
     "resolve_database",
-    "search_chunk_rows",
-    "search_index_chunks",
     "text_files",
     "vectors_available",
     "watch_folders",
-    "write_current_pointer",
     "write_settings",
 ]

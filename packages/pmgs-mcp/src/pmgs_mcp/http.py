@@ -12,7 +12,7 @@ import dataclasses
 import logging
 import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mcp.server.lowlevel import Server
 from mcp.server.sse import SseServerTransport
@@ -193,13 +193,17 @@ def create_app(
 
 
 def _viewer_routes(store: PMGSStore) -> list[Mount]:
-    """pmgs-web under ``/web`` when it is installed (an optional package: never required)."""
-    try:
-        from pmgs_web import viewer_for
-    except ImportError:
-        return []
-    viewer = viewer_for(store)
-    return [] if viewer is None else [Mount("/web", app=viewer)]
+    """The installed mounts (pmgs-web's viewer under ``/web``), found through their entry
+    points (:data:`pmgs_core.MOUNT_ENTRY_POINT_GROUP`): optional packages, never imported by
+    name, never required."""
+    from pmgs_core import mount_factories
+
+    routes: list[Mount] = []
+    for name, factory in mount_factories():
+        app = factory(store)
+        if app is not None:
+            routes.append(Mount(f"/{name}", app=cast("ASGIApp", app)))
+    return routes
 
 
 def _split(value: str | None) -> tuple[str, ...]:

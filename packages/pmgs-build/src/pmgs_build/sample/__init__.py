@@ -2,7 +2,7 @@
 
 ``pmgs demo``, the documentation and quick tests need a package without generating one, and
 the real package may not be redistributed. The files under ``JPPM2026002/`` were written once
-by ``python -m pmgs_build.testing.make_sample`` (the synthetic generator with compact sizes)
+by ``python -m pmgs_testkit.make_sample`` (the synthetic generator with compact sizes)
 and are clearly marked synthetic, including the COPYRGHT line.
 """
 

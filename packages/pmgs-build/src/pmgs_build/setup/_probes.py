@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pmgs_build.inventory import Inventory
 from pmgs_build.setup._report import SetupError
+from pmgs_build.source.inventory import Inventory
 from pmgs_core import PMGSQueryError, PMGSStore
 
 __all__ = ["SampleQueries", "choose_samples", "run_doctor", "run_self_check", "self_check"]

@@ -21,21 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Final
 
-from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT
 from pmgs_build.build import BuildReport, build_database
-from pmgs_build.digest import file_sha256
-from pmgs_build.inventory import Inventory, take_inventory
-from pmgs_build.issues import BuildError, IssueCode
-from pmgs_build.model import ProgressEvent
+from pmgs_build.build_issues import BuildError, IssueCode
+from pmgs_build.database.digest import file_sha256
 from pmgs_build.setup._report import ErrorStage, SetupError, SetupReport, SetupStage
-from pmgs_core import (
-    SCHEMA_VERSION,
-    CurrentPointer,
-    PMGSQueryError,
-    content_addressed_path,
-    read_current_pointer,
-    write_current_pointer,
-)
+from pmgs_build.source.files import ProgressEvent
+from pmgs_build.source.inventory import Inventory, take_inventory
+from pmgs_build.source.parsers.ipc_definition import DEFAULT_PDF_TIMEOUT
+from pmgs_core import SCHEMA_VERSION, CurrentPointer, PMGSQueryError, read_current_pointer
+from pmgs_core.building import content_addressed_path, write_current_pointer
 
 __all__ = [
     "FREE_SPACE_FACTOR",

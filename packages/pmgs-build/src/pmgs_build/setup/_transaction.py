@@ -17,10 +17,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from pmgs_build.adapters.ipc_definition import DEFAULT_PDF_TIMEOUT
 from pmgs_build.build import BuildReport, quarantine_budget_of
-from pmgs_build.inventory import Inventory
-from pmgs_build.model import ProgressEvent
 from pmgs_build.setup import _stages
 from pmgs_build.setup._probes import (
     run_doctor,
@@ -32,6 +29,9 @@ from pmgs_build.setup._stages import (
 )
 from pmgs_build.setup._stages import pause as _pause
 from pmgs_build.setup._stages import setup_lock as _setup_lock
+from pmgs_build.source.files import ProgressEvent
+from pmgs_build.source.inventory import Inventory
+from pmgs_build.source.parsers.ipc_definition import DEFAULT_PDF_TIMEOUT
 from pmgs_build.validate import validate_database
 
 __all__ = ["setup_release"]

@@ -15,10 +15,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from pmgs_build.build_counts import BUILD_COUNTS_KEY, COUNTED_TABLES, SOURCE_TABLES
-from pmgs_build.inventory import manifest_text
-from pmgs_build.model import SourceFile
-from pmgs_core import SCHEMA_VERSION, bigram_tokens
+from pmgs_build.database.counts import BUILD_COUNTS_KEY, COUNTED_TABLES, SOURCE_TABLES
+from pmgs_build.source.files import SourceFile
+from pmgs_build.source.inventory import manifest_text
+from pmgs_core import SCHEMA_VERSION
+from pmgs_core.building import bigram_tokens
 
 __all__ = ["FTS_TABLES", "CheckFailed", "Checks"]
 

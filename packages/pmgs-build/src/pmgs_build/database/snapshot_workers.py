@@ -1,0 +1,254 @@
+"""The second core after the load: bigrams and the logical digest from a copy of the file.
+
+Once every row is written (ADR 0003: parse, finalize, one commit), the content tables do not
+change again; what follows is indexes, search indexes, statistics and the digest. The build
+copies the temporary file (a *snapshot*: SQLite readers of the file itself would stop the
+writer from spilling or committing) and starts two spawned processes on the copy: one cuts
+the bigrams of every search-index chunk, in the order the writer inserts them, and sends
+them over a pipe; the other computes the logical digest, given the ``metadata`` rows the
+file will hold. The writer runs exactly the statements it ran alone, so the file is the
+same bytes (ADR 0028). A worker that cannot start, dies or answers out of step is not
+waited for: this process then does that work itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import shutil
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from multiprocessing.connection import Connection
+from multiprocessing.queues import Queue
+from multiprocessing.sharedctypes import Synchronized
+from pathlib import Path
+from typing import Any, Final
+
+from pmgs_build.database.digest import logical_digest, metadata_rows
+from pmgs_build.worker_processes import WorkerContext as _WorkerContext
+from pmgs_core.building import chunk_bigrams, search_chunk_rows, search_index_chunks
+
+__all__ = ["SnapshotWorkers", "snapshot_path"]
+
+logger = logging.getLogger("pmgs_build")
+
+_POLL_SECONDS: Final = 0.5
+_NICE: Final = 10
+_FREE_FACTOR: Final = 2
+"""Free space wanted, in loaded-file sizes, before taking a snapshot: the copy itself and
+what indexes and search indexes still add (about half the loaded size); a build that fits
+its disk alone must not fail for the copy."""
+_CHUNKS_AHEAD: Final = 2
+"""Chunks of bigrams the worker may hold ready (each a few MB at most)."""
+
+
+def snapshot_path(temporary: Path) -> Path:
+    """The copy beside the temporary file, named so that ``_remove_stale_temporaries``
+    (``.NAME.tmp-*``, ending in the builder's pid) removes it after a killed build."""
+    head, _, pid = temporary.name.rpartition("-")
+    return temporary.with_name(f"{head}-snapshot-{pid}")
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker once the build that started it is gone (killed, say)."""
+    while True:
+        time.sleep(_POLL_SECONDS)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _open(path: str, parent: int) -> sqlite3.Connection:
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if hasattr(os, "nice"):
+        # Below the builder: on a busy machine the workers take only CPU the builder (the
+        # critical path) leaves; on an idle one the second core is theirs all the same.
+        os.nice(_NICE)
+    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+    conn.execute("PRAGMA cache_size = -8192")  # read once, in order: the OS caches the file
+    return conn
+
+
+def _cut_bigrams(
+    path: str, parent: int, chunk_rows: int, taken: Synchronized[int], out: Queue[Any]
+) -> None:
+    """Worker: (chunk number, last id, row count, bigrams) for every odd-numbered chunk that
+    the writer has not cut itself meanwhile (``taken``: the highest chunk it gave up on)."""
+    conn = _open(path, parent)
+    try:
+        for number, (_trigram, _bigram, rows) in enumerate(search_index_chunks(conn, chunk_rows)):
+            if number % 2 == 0 or taken.value >= number:
+                continue
+            out.put((number, rows[-1][0], len(rows), chunk_bigrams(rows)))
+    finally:
+        conn.close()
+        out.close()
+        out.join_thread()
+
+
+def _digest(path: str, parent: int, metadata: list[tuple[str, str]], pipe: Connection) -> None:
+    """Worker: the logical digest of the copy, with the metadata the file will hold."""
+    conn = _open(path, parent)
+    try:
+        pipe.send(logical_digest(conn, metadata=metadata))
+    finally:
+        conn.close()
+        pipe.close()
+
+
+class _Worker:
+    """One spawned process and the parent's end of its pipe."""
+
+    def __init__(self, context: _WorkerContext, target: Any, args: tuple[Any, ...]) -> None:
+        self.pipe, child = context.Pipe(duplex=False)
+        self.process = context.Process(target=target, args=(*args, child), daemon=True)
+        self.process.start()
+        child.close()  # so that the parent sees end-of-file when the worker dies
+
+    def receive(self) -> Any:
+        """The next message; raises ``EOFError`` when the worker is gone."""
+        while not self.pipe.poll(_POLL_SECONDS):
+            if not self.process.is_alive() and not self.pipe.poll(0):
+                raise EOFError("the worker ended")
+        return self.pipe.recv()
+
+    def stop(self) -> None:
+        self.pipe.close()
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+
+
+class _BigramWorker:
+    """The bigram worker: it cuts the odd-numbered chunks, the writer the even ones.
+
+    The writer never waits for it: an odd chunk whose bigrams are not ready when the writer
+    needs them is cut by the writer too (and the worker told to skip it), so on a busy
+    machine the build is no slower than alone; on an idle one half the cutting overlaps
+    the writer's inserts (ADR 0028).
+    """
+
+    def __init__(self, context: _WorkerContext, snapshot: Path, parent: int) -> None:
+        self.taken: Synchronized[int] = context.Value("q", -1, lock=False)
+        self.queue: Queue[Any] = context.Queue(maxsize=_CHUNKS_AHEAD)
+        # The chunk size as this process reads it now (tests make it small).
+        chunk_rows = search_chunk_rows()
+        self.process = context.Process(
+            target=_cut_bigrams,
+            args=(str(snapshot), parent, chunk_rows, self.taken, self.queue),
+            daemon=True,
+        )
+        self.process.start()
+        self.chunk = -1
+        self.used = 0
+
+    def next_chunk(self, *, wait: bool) -> Any:
+        """Move to the next chunk; the worker's message for it if one is ready (``wait``:
+        once it is, unless the worker is gone), else None."""
+        self.chunk += 1
+        if self.chunk % 2 == 0:
+            return None
+        while True:
+            try:
+                message = self.queue.get(timeout=_POLL_SECONDS) if wait else self.queue.get_nowait()
+            except queue.Empty:
+                if wait and self.process.is_alive():
+                    continue
+                self.taken.value = self.chunk  # too late: cut here, and the worker skips it
+                return None
+            if message[0] == self.chunk:
+                self.used += 1
+                return message
+            if message[0] > self.chunk:  # cannot happen: the worker sends in order
+                return None
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.queue.close()
+        self.queue.cancel_join_thread()
+
+
+class SnapshotWorkers:
+    """The bigram and digest workers of one build, and the snapshot they read."""
+
+    wait_for_bigrams: bool = False
+    """True: wait for the worker's chunks instead of cutting them here when they are late
+    (tests set it, so that the worker's part of the index is certain to be used)."""
+
+    def __init__(
+        self, temporary: Path, metadata: Sequence[tuple[str, str]], *, parallel: bool
+    ) -> None:
+        self._snapshot = snapshot_path(temporary)
+        self._metadata = sorted(metadata)
+        self._bigrams: _BigramWorker | None = None
+        self._digest: _Worker | None = None
+        self._ready = False
+        if not parallel:
+            return
+        try:
+            size = temporary.stat().st_size
+            if shutil.disk_usage(temporary.parent).free < _FREE_FACTOR * size:
+                logger.info("not enough free space for a snapshot; indexing in this process")
+                return
+            shutil.copyfile(temporary, self._snapshot)
+        except OSError as error:
+            logger.warning("no snapshot (%s); indexing in this process", error)
+            self.close()
+            return
+        self._ready = True
+
+    def start(self) -> None:
+        """Start the workers on the snapshot. The builder calls this once its secondary
+        indexes exist: their sorts are its memory peak, which the workers should not add to."""
+        if not self._ready:
+            return
+        try:
+            context = _WorkerContext()
+            parent = os.getpid()
+            self._bigrams = _BigramWorker(context, self._snapshot, parent)
+            self._digest = _Worker(context, _digest, (str(self._snapshot), parent, self._metadata))
+        except OSError as error:
+            logger.warning("no snapshot workers (%s); indexing in this process", error)
+            self.close()
+
+    def bigrams(self, rows: list[tuple[int, str]]) -> list[str]:
+        """The bigrams of the next chunk: the worker's if it has them ready, else cut here."""
+        worker = self._bigrams
+        message = None if worker is None else worker.next_chunk(wait=self.wait_for_bigrams)
+        if message is not None and message[1] == rows[-1][0] and message[2] == len(rows):
+            return list(message[3])
+        return chunk_bigrams(rows)
+
+    def digest(self, conn: sqlite3.Connection) -> str:
+        """The logical digest: the worker's when the metadata it was given is what the file
+        holds, else computed here from ``conn``."""
+        worker = self._digest
+        if worker is not None and metadata_rows(conn) == self._metadata:
+            try:
+                digest = worker.receive()
+            except (EOFError, OSError):
+                digest = None
+            if isinstance(digest, str):
+                logger.info("logical digest from the digest worker")
+                return digest
+            logger.warning("the digest worker stopped; computing the digest here")
+        return logical_digest(conn)
+
+    def close(self) -> None:
+        """Stop the workers and remove the snapshot (also after a failure)."""
+        if self._bigrams is not None:
+            logger.info(
+                "bigram worker: %d of %d search-index chunks",
+                self._bigrams.used,
+                self._bigrams.chunk + 1,
+            )
+        for worker in (self._bigrams, self._digest):
+            if worker is not None:
+                worker.stop()
+        self._bigrams = self._digest = None
+        self._ready = False
+        self._snapshot.unlink(missing_ok=True)
