@@ -7,6 +7,7 @@ what is tested is what is locked.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import zipfile
@@ -16,6 +17,10 @@ import nox
 
 nox.options.default_venv_backend = "uv"
 nox.options.reuse_existing_virtualenvs = False
+# Two sessions at a time (one per core): a session that waits (on a server's deadline, the
+# Node clients, a venv being installed) leaves its core to the other. Sessions that must run
+# alone say allow_parallel=False (``replicas``); ``nox -j 1`` runs them all one by one.
+nox.options.parallel = os.cpu_count() or 1
 nox.needs_version = ">=2025.2.9"
 
 ROOT = Path(__file__).parent
@@ -62,7 +67,7 @@ def _sync(session: nox.Session, *args: str) -> None:
     )
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def lint(session: nox.Session) -> None:
     """ruff check, ruff format --check, the package dependency contracts (no import circle
     included), and no package source module over 600 lines (with the test of that check)."""
@@ -74,7 +79,7 @@ def lint(session: nox.Session) -> None:
     session.run("pytest", ".ci/test_module_size.py", "-q", "-p", "no:cacheprovider")
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def types(session: nox.Session) -> None:
     """mypy --strict over the source of every package."""
     _sync(session, "--all-packages")
@@ -85,7 +90,7 @@ OTHER_PYTHONS = [v for v in PYTHONS if v != DEFAULT_PYTHON]
 """The supported Pythons besides the default one: ``tests_workspace`` runs on them."""
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 @nox.parametrize("package", (*PACKAGES, TEST_KIT))
 def tests(session: nox.Session, package: str) -> None:
     """One package's own tests, with only that package and its dependencies installed (on the
@@ -94,7 +99,7 @@ def tests(session: nox.Session, package: str) -> None:
     session.run("pytest", f"packages/{package}/tests", *PARALLEL, *session.posargs)
 
 
-@nox.session(python=OTHER_PYTHONS)
+@nox.session(python=OTHER_PYTHONS, allow_parallel=True)
 def tests_workspace(session: nox.Session) -> None:
     """Every package's own tests on each other supported Python, in one venv holding the whole
     workspace (ADR 0031): one install per Python instead of one per package. Each suite is
@@ -106,7 +111,7 @@ def tests_workspace(session: nox.Session) -> None:
         session.run("pytest", f"packages/{package}/tests", *PARALLEL, *session.posargs)
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def isolated(session: nox.Session) -> None:
     """Every published package builds its own wheel, pmgs-core works with nothing else
     installed, and no wheel ships the test kit or a pytest plugin."""
@@ -148,7 +153,7 @@ TS_CLIENT = ROOT / "tests-integration" / "ts-client"
 """The Node conformance suite (TypeScript SDK client, MCP Inspector), pinned by its lock file."""
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def integration(session: nox.Session) -> None:
     """Cross-package tests against the whole installed workspace, and the MCP server with the
     TypeScript SDK client and the MCP Inspector (installed here from their lock file).
@@ -166,7 +171,7 @@ def integration(session: nox.Session) -> None:
     session.run("pytest", "tests-integration", *PARALLEL, *session.posargs)
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def reliability(session: nox.Session) -> None:
     """Crash consistency of setup and build under SIGKILL at random moments, disk full, and
     hostile packages (tests-reliability/), with the short profile (about 10 kills of each
@@ -204,7 +209,7 @@ def replicas(session: nox.Session) -> None:
     )
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def deploy(session: nox.Session) -> None:
     """The Kubernetes manifests of deploy/kubernetes/, validated offline: strictly against the
     Kubernetes schemas kubernetes-validate ships, and against the deployment's own rules."""
@@ -225,7 +230,7 @@ def mutation(session: nox.Session) -> None:
     session.run("python", str(ROOT / "tests-mutation" / "mutation.py"), *session.posargs)
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def bench(session: nox.Session) -> None:
     """The benchmark entry point at scale 0.01 with few calls, so its code cannot rot.
 
