@@ -19,9 +19,10 @@ nox.options.default_venv_backend = "uv"
 nox.options.reuse_existing_virtualenvs = False
 # Two sessions at a time (one per core): a session that waits (on a server's deadline, the
 # Node clients, a venv being installed) leaves its core to the other. Sessions that must run
-# alone say allow_parallel=False (``replicas``); ``nox -j 1`` runs them all one by one.
+# alone leave allow_parallel out (``integration``, ``replicas``: servers and clients with
+# start-up timeouts of their own); ``nox -j 1`` runs them all one by one.
 nox.options.parallel = os.cpu_count() or 1
-nox.needs_version = ">=2025.2.9"
+nox.needs_version = ">=2026.10.20"  # --parallel and allow_parallel
 
 ROOT = Path(__file__).parent
 PACKAGES = ("pmgs-core", "pmgs-build", "pmgs-cli", "pmgs-mcp", "pmgs-agentkit", "pmgs-web")
@@ -153,7 +154,7 @@ TS_CLIENT = ROOT / "tests-integration" / "ts-client"
 """The Node conformance suite (TypeScript SDK client, MCP Inspector), pinned by its lock file."""
 
 
-@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
+@nox.session(python=DEFAULT_PYTHON)
 def integration(session: nox.Session) -> None:
     """Cross-package tests against the whole installed workspace, and the MCP server with the
     TypeScript SDK client and the MCP Inspector (installed here from their lock file).

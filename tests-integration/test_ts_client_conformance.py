@@ -66,15 +66,7 @@ def test_typescript_sdk_and_inspector_accept_every_result(
     }
     env.pop("PMGS_MCP_TOKEN", None)
     result = subprocess.run(
-        # The three files at once (Node's default is one file at a time on two cores): each
-        # client mostly waits for its own server, on a port it owns (harness.mjs).
-        [
-            node,
-            "--test",
-            f"--test-concurrency={len(TEST_FILES)}",
-            "--test-reporter=tap",
-            *TEST_FILES,
-        ],
+        [node, "--test", "--test-reporter=tap", *TEST_FILES],
         cwd=CLIENT_DIR,
         env=env,
         capture_output=True,
