@@ -8,7 +8,7 @@ Planning, folding, the candidate statement, grouping and paging all live in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pmgs_core import search as _engine
 from pmgs_core.errors import PMGSQueryError
@@ -127,13 +127,21 @@ class SearchMixin(StoreConnection):
         match: str = "all",
         min_score: float = 0.0,
         ipc_editions: Sequence[str] | None = None,
+        fallback: bool = False,
     ) -> CombinedSearchPage:
         """Classifications and documents at once, each paged on its own.
 
         ``limit`` applies to each type separately; continue one type with its own offset.
         ``order``, ``match`` and ``min_score`` are those of :meth:`search` (scores are
         normalised within each type's page). ``ipc_editions`` is that of :meth:`search`.
+
+        ``fallback=True`` does not dead-end (ADR 0033): a query that is a code adds
+        ``code_matches`` (the lookups that answer it); an exact phrase that finds nothing is
+        answered by the any-word search of the words it is written with (``fallback`` names
+        them); still nothing: ``other_language`` counts the hits in the other language.
         """
+        if not isinstance(fallback, bool):
+            raise PMGSQueryError("INVALID_ARGUMENT", "fallback must be true or false")
         plan = _engine.check_query(query)
         checked_schemes = check_schemes(schemes)
         types = check_content_types(content_types)
@@ -145,14 +153,24 @@ class SearchMixin(StoreConnection):
             query, plan, page, checked_schemes, kinds, (order, match, min_score), ipc_editions
         )
         reader = self._search_reader()
-        return self._locked(
-            lambda: _engine.search_combined(
-                reader,
-                request,
-                types,
-                classification_offset=class_offset,
-                document_offset=doc_offset,
+
+        def run(asked: _engine.SearchRequest, first: int, second: int) -> CombinedSearchPage:
+            return self._locked(
+                lambda: _engine.search_combined(
+                    reader, asked, types, classification_offset=first, document_offset=second
+                )
             )
+
+        answer = run(request, class_offset, doc_offset)
+        if not fallback:
+            return answer
+        lookup = cast(Any, self).lookup  # the store's LookupMixin
+        return _engine.no_dead_end(
+            answer,
+            request,
+            (class_offset, doc_offset),
+            run,
+            lambda scheme, code: lookup(scheme, code, release, relation_limit=1),
         )
 
     def code_titles(self, refs: Sequence[CodeRef], language: str = "ja") -> list[str | None]:
@@ -188,9 +206,10 @@ class SearchMixin(StoreConnection):
         relative to the best item (1.0), and ``min_score`` drops items below it. A blank
         ``content`` gives ``items: []``.
         """
-        plan = _engine.check_query(content)
+        _engine.check_query(content)
         checked_language, checked_limit = self._check_search_page(release, language, limit)
         _, _, checked_min = check_ranking("relevance", "any", min_score)
+        plan, word_split = _engine.any_plan(content)
         if not isinstance(group_by_document, bool):
             raise PMGSQueryError("INVALID_ARGUMENT", "group_by_document must be true or false")
         schemes, kinds, types = _category(category)
@@ -204,6 +223,7 @@ class SearchMixin(StoreConnection):
             "relevance",
             "any",
             checked_min,
+            word_split=word_split,
         )
         reader = self._search_reader()
         return self._locked(
@@ -228,8 +248,21 @@ def _ranked_request(
     order, match, min_score = check_ranking(*ranking)
     editions = check_ipc_editions(ipc_editions)
     language, limit = page
+    word_split = None
+    if match == "any" and plan is not None:
+        plan, word_split = _engine.any_plan(query)
     return _engine.SearchRequest(
-        query, plan, language, limit, schemes, kinds, order, match, min_score, editions
+        query,
+        plan,
+        language,
+        limit,
+        schemes,
+        kinds,
+        order,
+        match,
+        min_score,
+        editions,
+        word_split=word_split,
     )
 
 
