@@ -98,6 +98,11 @@ def _kept(pos: tuple[str, ...], surface: str) -> bool:
     return not (pos[0] == "名詞" and hiragana and (surface in _FORMAL_NOUNS or "副詞可能" in pos))
 
 
+def _joins(previous: tuple[str, ...], pos: tuple[str, ...]) -> bool:
+    """Two adjacent nouns, neither a number (a number takes its suffix instead)."""
+    return previous[:1] == ("名詞",) == pos[:1] and "数詞" not in (previous[1], pos[1])
+
+
 def _chunk_words(tokenizer: Any, chunk: str) -> list[str]:
     """The content words of one whitespace-free chunk of Japanese script."""
     words: list[str] = []
@@ -118,7 +123,7 @@ def _chunk_words(tokenizer: Any, chunk: str) -> list[str]:
             previous, prefix = (), ""
             continue
         word = prefix + surface
-        if previous[:1] == ("名詞",) and pos[0] == "名詞" and min(len(words[-1]), len(word)) == 1:
+        if _joins(previous, pos) and min(len(words[-1]), len(word)) == 1:
             words[-1] += word  # a one-character noun joins its neighbour: 弁 + 体 → 弁体
         else:
             words.append(word)
