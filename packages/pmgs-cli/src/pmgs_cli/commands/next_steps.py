@@ -25,9 +25,17 @@ if TYPE_CHECKING:
         HierarchyPage,
     )
 
-__all__ = ["code_schemes", "command", "empty_search", "missing_code", "no_children"]
+__all__ = [
+    "code_schemes",
+    "command",
+    "empty_search",
+    "missing_code",
+    "no_children",
+    "search_notes",
+]
 
 SCHEMES: Final = ("fi", "fterm", "ipc")
+_NAMES: Final = {"fi": "FI", "fterm": "F-term", "ipc": "IPC"}
 _LATIN: Final = re.compile(r"[A-Za-z]")
 
 
@@ -117,6 +125,40 @@ def no_children(q: Query, page: HierarchyPage) -> list[str]:
     ]
 
 
+def search_notes(q: Query, page: CombinedSearchPage, schemes: Sequence[str]) -> list[str]:
+    """What the answer is, before its hits: a code's lookup, the any-word fallback and its
+    words, the other language's count with the command that shows it (ADR 0033)."""
+    notes = []
+    for match in page.get("code_matches", []):
+        words = ["lookup", match["scheme"], match["code"]]
+        if match["scheme"] == "ipc" and match["edition"] not in (None, "8U"):
+            words += ["--edition", str(match["edition"])]
+        notes.append(
+            f"{page['query']!r} is the {_NAMES[match['scheme']]} code {match['code']}; "
+            f"use lookup: {command(q, *words)}"
+            + (f"  (pmgs web → {match['viewer_path']})" if match["viewer_path"] else "")
+        )
+    fallback = page.get("fallback")
+    if fallback is not None:
+        notes.append(
+            f"no text holds the exact phrase {page['query']!r}; showing texts holding any of "
+            f"its words, ranked by relevance: {', '.join(fallback['words'])}"
+        )
+    other = page.get("other_language")
+    if other is not None:
+        name = {"en": "English", "ja": "Japanese"}[other["language"]]
+        more = "+" if other["at_least"] else ""
+        argv = ["search", page["query"], "--language", other["language"]]
+        for scheme in schemes:
+            argv += ["--scheme", scheme]
+        notes.append(
+            f"nothing in this language; the {name} texts hold "
+            f"{other['classification_count']}{more} classification and "
+            f"{other['document_count']}{more} document hits: {command(q, *argv)}"
+        )
+    return notes
+
+
 def empty_search(q: Query, page: CombinedSearchPage, schemes: Sequence[str]) -> list[str]:
     """Nothing matched: say where it was searched; a Latin query under ja → ``--language en``."""
     by_type = page["results_by_type"]
@@ -132,7 +174,14 @@ def empty_search(q: Query, page: CombinedSearchPage, schemes: Sequence[str]) -> 
         f"no text of release {rel} in language {language} ({where}; "
         f"{', '.join(page['content_types'])}) contains {page['query']!r}"
     ]
-    if language == "ja" and _LATIN.search(page["query"]):
+    if "fallback" in page:
+        words = ", ".join(page["fallback"]["words"])
+        lines[0] = (
+            f"no text of release {rel} in language {language} ({where}) contains "
+            f"{page['query']!r} or any of its words ({words})"
+        )
+    told = "other_language" in page or "code_matches" in page  # search_notes said it
+    if language == "ja" and _LATIN.search(page["query"]) and not told:
         lines.append(
             "English texts are searched with --language en: "
             + command(q, "search", page["query"], "--language", "en")
