@@ -59,7 +59,8 @@ def _note(stdout: str, start: str) -> str:
     """The note that begins with ``start``, its lines joined (Rich wraps at 160 columns)."""
     joined = " ".join(stdout.split())
     rest = joined[joined.index(start) :]
-    ends = [rest.find(mark) for mark in (" classifications", " documents:") if mark in rest]
+    marks = (" classifications", " documents:", " next:", " release JPPM")
+    ends = [rest.find(mark) for mark in marks if mark in rest]
     return rest[: min(ends)] if ends else rest
 
 
@@ -73,7 +74,7 @@ def test_english_word_on_a_japanese_search_counts_and_runs(
     more = "+" if english["results_by_type"]["classification"]["has_more"] else ""
     result = pmgs("search", "control", "--db", phrase_db.db)
     assert result.returncode == 0
-    note = _note(result.stdout, "nothing in this language")
+    note = _note(result.stdout, "the English texts hold")
     assert f"the English texts hold {count}{more} classification" in note
     argv = _command(note)
     assert argv[:4] == ["search", "control", "--language", "en"]

@@ -127,7 +127,7 @@ def no_children(q: Query, page: HierarchyPage) -> list[str]:
 
 def search_notes(q: Query, page: CombinedSearchPage, schemes: Sequence[str]) -> list[str]:
     """What the answer is, before its hits: a code's lookup, the any-word fallback and its
-    words, the other language's count with the command that shows it (ADR 0033)."""
+    words (ADR 0033). The other language's count is a next step (:func:`empty_search`)."""
     notes = []
     for match in page.get("code_matches", []):
         words = ["lookup", match["scheme"], match["code"]]
@@ -144,23 +144,13 @@ def search_notes(q: Query, page: CombinedSearchPage, schemes: Sequence[str]) -> 
             f"no text holds the exact phrase {page['query']!r}; showing texts holding any of "
             f"its words, ranked by relevance: {', '.join(fallback['words'])}"
         )
-    other = page.get("other_language")
-    if other is not None:
-        name = {"en": "English", "ja": "Japanese"}[other["language"]]
-        more = "+" if other["at_least"] else ""
-        argv = ["search", page["query"], "--language", other["language"]]
-        for scheme in schemes:
-            argv += ["--scheme", scheme]
-        notes.append(
-            f"nothing in this language; the {name} texts hold "
-            f"{other['classification_count']}{more} classification and "
-            f"{other['document_count']}{more} document hits: {command(q, *argv)}"
-        )
     return notes
 
 
 def empty_search(q: Query, page: CombinedSearchPage, schemes: Sequence[str]) -> list[str]:
-    """Nothing matched: say where it was searched; a Latin query under ja → ``--language en``."""
+    """Nothing matched: say where it was searched (and which words, after a fallback); the
+    other language's hits, counted, with the command that shows them (a Latin query under
+    ja without that count → ``--language en``)."""
     by_type = page["results_by_type"]
     pages: list[ClassificationSearchPage | DocumentSearchPage] = [
         typed for typed in (by_type.get("classification"), by_type.get("document")) if typed
@@ -180,8 +170,18 @@ def empty_search(q: Query, page: CombinedSearchPage, schemes: Sequence[str]) -> 
             f"no text of release {rel} in language {language} ({where}) contains "
             f"{page['query']!r} or any of its words ({words})"
         )
-    told = "other_language" in page or "code_matches" in page  # search_notes said it
-    if language == "ja" and _LATIN.search(page["query"]) and not told:
+    other = page.get("other_language")
+    if other is not None:
+        name = {"en": "English", "ja": "Japanese"}[other["language"]]
+        more = "+" if other["at_least"] else ""
+        argv = ["search", page["query"], "--language", other["language"]]
+        for scheme in schemes:
+            argv += ["--scheme", scheme]
+        lines.append(
+            f"the {name} texts hold {other['classification_count']}{more} classification and "
+            f"{other['document_count']}{more} document hits: {command(q, *argv)}"
+        )
+    elif language == "ja" and _LATIN.search(page["query"]) and "code_matches" not in page:
         lines.append(
             "English texts are searched with --language en: "
             + command(q, "search", page["query"], "--language", "en")
