@@ -22,20 +22,20 @@ from pmgs_testkit.pytest_plugin import ReferenceFactory
 
 # (phrase, the words kept, how): each row is one rule of ADR 0033.
 WORDS = [
-    ("燃料噴射を制御する装置", ("燃料", "噴射", "制御", "装置"), "sudachi"),  # を, する dropped
-    (
-        "リチウムイオン二次電池の負極材料",
-        ("リチウム", "イオン", "二次", "電池", "負極", "材料"),
-        "sudachi",
-    ),
+    ("燃料噴射を制御する装置", ("燃料噴射", "制御", "装置"), "sudachi"),  # を, する dropped
+    # Nouns written together stay one word (a compound is not cut); 二 + 次: number + suffix.
+    ("リチウムイオン二次電池の負極材料", ("リチウムイオン二次電池", "負極材料"), "sudachi"),
     ("電池を用いた樹脂", ("電池", "用い", "樹脂"), "sudachi"),  # a verb as written, た dropped
+    ("画像を扱うシステム", ("画像", "扱う", "システム"), "sudachi"),  # a verb is its own word
     ("記録するための回路", ("記録", "回路"), "sudachi"),  # ため: a hiragana adverbial noun
     ("車両の照明を制御するもの", ("車両", "照明", "制御"), "sudachi"),  # もの: a formal noun
-    ("音響装置について", ("音響", "装置"), "sudachi"),  # つい: a verb in hiragana only
-    ("弁体の構造", ("弁体", "構造"), "sudachi"),  # 弁 + 体: one-character nouns join
-    ("電気的な接続", ("電気", "接続"), "sudachi"),  # 的: a suffix after a word is dropped
+    ("音響装置について", ("音響装置",), "sudachi"),  # つい: a verb in hiragana only
+    ("弁体の構造", ("弁体", "構造"), "sudachi"),  # 弁 + 体: one word as written
+    ("電気的な接続", ("電気", "接続"), "sudachi"),  # 的: a suffix after a word ends it
     ("２つの歯車", ("２つ", "歯車"), "sudachi"),  # つ: a suffix after a number joins it
+    ("大きい電極と新しい樹脂", ("大きい", "電極", "新しい", "樹脂"), "sudachi"),  # adjectives
     ("負極 バインダー", ("負極", "バインダー"), "whitespace"),  # spaced words stay as typed
+    ("冷却装置 樹脂", ("冷却装置", "樹脂"), "whitespace"),  # a compound between spaces too
     ("control of battery", ("control", "of", "battery"), "whitespace"),  # no Japanese script
     ("G06F 3/048", ("G06F", "3/048"), "whitespace"),
     ("の", ("の",), "whitespace"),  # nothing kept: the chunk stays rather than vanish

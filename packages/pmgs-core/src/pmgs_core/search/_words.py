@@ -7,11 +7,13 @@ the content words are kept exactly as they are written in the query (the surface
 dictionary form, no normalised spelling, no synonym):
 
 * kept: nouns, verbs, adjectives and adjectival nouns (名詞, 動詞, 形容詞, 形状詞);
+* nouns written next to each other stay one word, as written: a compound is not cut
+  (``燃料噴射``, ``リチウムイオン二次電池``, ``弁体``), so that a query of compounds finds
+  what it found before; a verb or an adjective is a word of its own (``扱う`` ``システム``);
 * a prefix (接頭辞) is joined to the word after it and a suffix (接尾辞) to a number before it
-  (``二次``, ``２つ``); any other suffix is left out (``電気的`` → ``電気``, ``組成物`` →
-  ``組成``: the stem is written in the phrase, and a text holding the whole word holds it);
-* a one-character noun written next to another noun is joined to it (``弁`` + ``体`` →
-  ``弁体``): alone it would match any text holding the character;
+  (``二次``, ``２つ``); any other suffix is left out and ends the word (``電気的`` → ``電気``,
+  ``組成物`` → ``組成``: the stem is written in the phrase, and a text holding the whole word
+  holds it);
 * left out: particles, auxiliaries, symbols, pronouns, conjunctions and the like; words the
   dictionary marks as possibly non-independent (非自立可能: ``する``, ``ある``); verbs written in
   hiragana only (``よる``, ``おける``, ``つい``); and the formal nouns ``もの``, ``こと``,
@@ -98,36 +100,35 @@ def _kept(pos: tuple[str, ...], surface: str) -> bool:
     return not (pos[0] == "名詞" and hiragana and (surface in _FORMAL_NOUNS or "副詞可能" in pos))
 
 
-def _joins(previous: tuple[str, ...], pos: tuple[str, ...]) -> bool:
-    """Two adjacent nouns, neither a number (a number takes its suffix instead)."""
-    return previous[:1] == ("名詞",) == pos[:1] and "数詞" not in (previous[1], pos[1])
-
-
 def _chunk_words(tokenizer: Any, chunk: str) -> list[str]:
-    """The content words of one whitespace-free chunk of Japanese script."""
+    """The content words of one whitespace-free chunk of Japanese script: each run of kept
+    morphemes written together is one word, as written (module doc)."""
     words: list[str] = []
-    prefix = ""
-    previous: tuple[str, ...] = ()  # the part of speech of the word just kept, if adjacent
+    current = prefix = ""
+    noun = number = False  # the word so far ends in a noun / in a number
     for morpheme in tokenizer.tokenize(chunk):
         pos = tuple(morpheme.part_of_speech())
         surface = str(morpheme.surface())
         if pos[0] == "接頭辞":
             prefix += surface
-            continue
-        if pos[0] == "接尾辞":
-            if previous[1:2] == ("数詞",):
-                words[-1] += surface
-            previous, prefix = (), ""
-            continue
-        if not _kept(pos, surface):
-            previous, prefix = (), ""
-            continue
-        word = prefix + surface
-        if _joins(previous, pos) and min(len(words[-1]), len(word)) == 1:
-            words[-1] += word  # a one-character noun joins its neighbour: 弁 + 体 → 弁体
-        else:
-            words.append(word)
-        previous, prefix = pos, ""
+        elif pos[0] == "接尾辞" and number:
+            current += surface  # 二 + 次, ２ + つ
+            number = False
+        elif pos[0] != "接尾辞" and _kept(pos, surface):
+            if not (noun and pos[0] == "名詞" and not prefix):
+                if current:
+                    words.append(current)
+                current = ""
+            current += prefix + surface  # nouns written together stay one word
+            prefix = ""
+            noun, number = pos[0] == "名詞", pos[1] == "数詞"
+        else:  # a particle, an auxiliary, a suffix, する …: the word written so far ends
+            if current:
+                words.append(current)
+            current = prefix = ""
+            noun = number = False
+    if current:
+        words.append(current)
     return words
 
 
