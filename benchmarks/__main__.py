@@ -5,14 +5,16 @@ Steps: generate a package with documents at ``--scale`` (1.0 = the real release'
 real ``pmgs build SRC OUT --json`` in a child process (wall time per phase, peak memory of the
 process tree, database size and the size of every table and index); then measure, warm and in
 process, lookups, searches, hierarchy pages and a large document; the cold ``pmgs lookup
---json``; MCP over stdio. Results go to ``benchmarks/results/<date>-scale-<scale>.json`` (or
-``--output-json``) and, with ``--write-docs``, to this run's section of docs/benchmarks.md.
+--json``; MCP over stdio. Results go to ``benchmarks/results/full-<date>-scale-<scale>.json``
+(or ``--output-json``). ``--write-docs`` measures nothing: it writes the whole of
+docs/benchmarks.md from the saved results of every benchmark (:mod:`benchmarks.docs`).
 
 Usage::
 
     uv run python -m benchmarks [--scale 1.0] [--seed 0] [--workdir DIR]
-        [--output-json PATH] [--write-docs] [--no-documents]
-    uv run python -m benchmarks --from-json benchmarks/results/FILE.json --write-docs
+        [--output-json PATH] [--no-documents]
+    uv run python -m benchmarks --write-docs
+    uv run python -m benchmarks --from-json benchmarks/results/FILE.json   # print its section
 
 Run it from the repository root (``-m`` finds ``benchmarks`` in the current directory).
 """
@@ -29,10 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from benchmarks import build_bench, query_bench, report
-
-ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
+from benchmarks import build_bench, docs, query_bench, report
+from benchmarks.results import ROOT, commit, default_path
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -50,7 +50,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--output-json", type=Path, default=None, help="results file")
     parser.add_argument(
-        "--write-docs", action="store_true", help="replace this section of docs/benchmarks.md"
+        "--write-docs",
+        action="store_true",
+        help="measure nothing: write docs/benchmarks.md from the saved results",
     )
     parser.add_argument(
         "--no-documents",
@@ -71,8 +73,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--from-json",
         type=Path,
         default=None,
-        help="measure nothing: render (and with --write-docs, write) the section of an earlier "
-        "results file",
+        help="measure nothing: print the section of an earlier results file",
     )
     return parser.parse_args(argv)
 
@@ -89,6 +90,8 @@ def save(results: dict[str, Any], output: Path) -> None:
 
 def run(args: argparse.Namespace, workdir: Path, output: Path) -> dict[str, Any]:
     results: dict[str, Any] = {
+        "kind": "full",
+        "commit": commit(),
         "date": time.strftime("%Y-%m-%d", time.gmtime()),
         "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "command": report.command_line(),
@@ -169,17 +172,14 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 < args.scale <= 2 or args.calls < 1 or args.cold_runs < 1 or args.mcp_starts < 1:
         print("scale must be in (0, 2]; counts must be positive", file=sys.stderr)
         return 2
+    if args.write_docs:
+        return docs.main([])
     if args.from_json is not None:
         results = json.loads(args.from_json.read_text("utf-8"))
-        results["targets"] = report.evaluate(results)
-        section = report.markdown(results)
-        print(section)
-        if args.write_docs:
-            report.write_docs(section)
-            log("docs/benchmarks.md updated")
+        print(report.markdown(results, source=str(args.from_json)))
         return 0
-    output = args.output_json or RESULTS / (
-        f"{time.strftime('%Y-%m-%d', time.gmtime())}-scale-{float(args.scale)}.json"
+    output = args.output_json or default_path(
+        {"kind": "full", "date": time.strftime("%Y-%m-%d", time.gmtime()), "scale": args.scale}
     )
     try:
         if args.workdir is not None:
@@ -203,12 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         shown = output
     results["json_path"] = str(shown)
     save(results, output)
-    section = report.markdown(results)
-    print(section)
-    log(f"results written to {output}")
-    if args.write_docs:
-        report.write_docs(section)
-        log("docs/benchmarks.md updated")
+    print(report.markdown(results, source=str(shown)))
+    log(f"results written to {output}; docs/benchmarks.md: python -m benchmarks --write-docs")
     return 1 if results.get("errors") else 0
 
 

@@ -6,7 +6,8 @@ reference's time is bracketed by ours under whatever load the machine had; each 
 time, peak RSS (``os.wait4``) and the load average before and after are recorded. Our two
 builds must produce the same bytes (the two-core path's promise): the script compares the
 files' SHA-256 and says so. Writes ``benchmarks/results/build-pair-<date>-scale-<scale>.json``,
-which ``versus_reference.py --build-pair`` reads for the table's build row.
+which ``versus_reference.py --build-pair`` reads for the table's build row, and prints the
+section it renders in docs/benchmarks.md (``--write-docs`` then rewrites the document).
 
 The package must be one the reference can build: ``COPYRGHT.txt`` renamed ``COPYRGHT`` and the
 ``FI_KAISEI_LINK`` group left out (docs/benchmarks.md, "Against the reference").
@@ -31,10 +32,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.report import machine
+from benchmarks.docs import add_arguments, publish
+from benchmarks.results import finish, stamp
 from pmgs_build import file_sha256
-
-RESULTS = Path(__file__).resolve().parent / "results"
 
 OURS = (
     "import json, sys\n"
@@ -70,7 +70,9 @@ def main() -> int:
     parser.add_argument("--reference-venv", type=Path, required=True)
     parser.add_argument("--work", type=Path, required=True, help="scratch directory (emptied)")
     parser.add_argument("--scale", type=float, default=1.0)
+    add_arguments(parser)
     args = parser.parse_args()
+    record = stamp("build-pair", args.scale)
     shutil.rmtree(args.work, ignore_errors=True)
     args.work.mkdir(parents=True)
     release = args.package.name
@@ -104,20 +106,14 @@ def main() -> int:
     if all(path.exists() for path in ours):
         same = file_sha256(ours[0]) == file_sha256(ours[1])
     reference_s = figures["reference"]["wall_s"]
-    record = {
-        "scale": args.scale,
-        "measured_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "package": args.package.name,
-        "machine": machine(),
-        "builds": figures,
-        "ours_same_bytes": same,
-        "ratio_serial": round(figures["ours_serial"]["wall_s"] / reference_s, 3),
-        "ratio_parallel": round(figures["ours_parallel"]["wall_s"] / reference_s, 3),
-    }
-    stamp = time.strftime("%Y-%m-%d")
-    path = RESULTS / f"build-pair-{stamp}-scale-{args.scale:g}.json"
-    path.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", "utf-8")
-    print(json.dumps(record, indent=2, ensure_ascii=False))
+    record.update(
+        package=args.package.name,
+        builds=figures,
+        ours_same_bytes=same,
+        ratio_serial=round(figures["ours_serial"]["wall_s"] / reference_s, 3),
+        ratio_parallel=round(figures["ours_parallel"]["wall_s"] / reference_s, 3),
+    )
+    publish(finish(record), args)
     return 0 if all(run["exit"] == 0 for run in figures.values()) else 1
 
 

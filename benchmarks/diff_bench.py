@@ -6,7 +6,8 @@ Builds the base package (with documents) and the next release of
 ``pmgs_testkit.plan_next_release`` once (kept in the work directory), then times
 ``diff_releases`` whole (first page of 50; the counts cover everything) and filtered
 (``under`` a subclass and a theme), and ``check_codes`` on 200 and 10,000 code occurrences.
-Prints one JSON object; figures go to docs/benchmarks.md by hand with the machine line.
+Saves its results as ``benchmarks/results/diff-<date>-scale-<scale>.json`` and prints the
+section they render in docs/benchmarks.md (``--write-docs`` then rewrites the document).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.report import machine
+from benchmarks.docs import add_arguments, publish
+from benchmarks.results import finish, stamp
 from pmgs_build import build_database
 from pmgs_core import PMGSStore, diff_releases
 from pmgs_testkit import generate_package, plan_next_release, write_next_release
@@ -55,31 +57,35 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=0.1)
     parser.add_argument("--workdir", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=3)
+    add_arguments(parser)
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
+    record = stamp("diff", args.scale)
     old_db, new_db, plan = _prepare(args.workdir, args.scale)
     subclass, theme = plan["subclass"], plan["theme"]
     with PMGSStore.open(old_db) as old, PMGSStore.open(new_db) as new:
         whole = diff_releases(old, new)
         formula = " + ".join(f"{code}/FI" for code, *_ in _fi_codes(new, 200))
-        results = {
-            "machine": machine(),
-            "scale": args.scale,
-            "diff_total": whole["total"],
+        times = {
             "diff_whole": _times(lambda: diff_releases(old, new), args.rounds),
-            f"diff_under_{subclass}": _times(
+            "diff_under_subclass": _times(
                 lambda: diff_releases(old, new, under=subclass), args.rounds
             ),
-            f"diff_under_{theme}": _times(
-                lambda: diff_releases(old, new, under=theme), args.rounds
-            ),
+            "diff_under_theme": _times(lambda: diff_releases(old, new, under=theme), args.rounds),
             "check_200_distinct": _times(lambda: new.check_codes(formula), args.rounds),
             "check_10000_lines": _times(
                 lambda: new.check_codes("\n".join(f"{c}/FI" for c, *_ in _fi_codes(new, 10_000))),
                 args.rounds,
             ),
         }
-    print(json.dumps(results, ensure_ascii=False, indent=2))
+        record.update(
+            rounds=args.rounds,
+            diff_total=whole["total"],
+            subclass=subclass,
+            theme=theme,
+            times=times,
+        )
+    publish(finish(record), args)
 
 
 def _fi_codes(store: PMGSStore, count: int) -> list[tuple[str]]:

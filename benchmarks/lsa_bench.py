@@ -5,20 +5,21 @@
 Fills a collection with ``--items`` short Japanese notes (words drawn with a fixed seed from
 topic vocabularies, so bigrams co-occur as in real notes; kept in the work directory), then
 times ``lsa_retrain`` and ``search_text`` (hybrid, limit 5) and the vector half alone over
-200 two-word queries. Prints one JSON object; figures go to docs/benchmarks.md by hand.
+200 two-word queries. Saves its results as ``benchmarks/results/lsa-<date>.json`` and prints
+the section they render in docs/benchmarks.md (``--write-docs`` then rewrites the document).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sqlite3
 import statistics
 import time
 from pathlib import Path
 
-from benchmarks.report import machine
+from benchmarks.docs import add_arguments, publish
+from benchmarks.results import finish, stamp
 from pmgs_core import Collection
 from pmgs_core.collection._vectors import nearest
 from pmgs_core.folding import fold_for_search
@@ -125,7 +126,9 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=10_000)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/lsa-bench"))
     parser.add_argument("--rounds", type=int, default=2)
+    add_arguments(parser)
     args = parser.parse_args()
+    record = stamp("lsa", None)
     args.workdir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     col = _fill(args.workdir / f"c{args.items}.sqlite", args.items)
@@ -133,7 +136,7 @@ def main() -> None:
     trainings = []
     for _ in range(args.rounds):
         started = time.perf_counter()
-        record = col.lsa_retrain()
+        record_dimensions = col.lsa_retrain()["dimensions"]
         trainings.append(time.perf_counter() - started)
     rng = random.Random(1)
     queries = [rng.choice(_STEMS) + " " + rng.choice(_STEMS) for _ in range(200)]
@@ -146,21 +149,15 @@ def main() -> None:
         started = time.perf_counter()
         col._read(lambda conn, q=query: _vector_half(col, conn, q))
         vector.append(time.perf_counter() - started)
-    print(
-        json.dumps(
-            {
-                "machine": machine(),
-                "items": col.get_item_count(),
-                "fill_s": round(filled, 1),
-                "dimensions": record["dimensions"],
-                "retrain_s": [round(s, 2) for s in trainings],
-                "search_text": _percentiles(hybrid),
-                "vector_half": _percentiles(vector),
-            },
-            ensure_ascii=False,
-            indent=2,
-        )
+    record.update(
+        items=col.get_item_count(),
+        fill_s=round(filled, 1),
+        dimensions=record_dimensions,
+        retrain_s=[round(s, 2) for s in trainings],
+        search_text=_percentiles(hybrid),
+        vector_half=_percentiles(vector),
     )
+    publish(finish(record), args)
 
 
 if __name__ == "__main__":

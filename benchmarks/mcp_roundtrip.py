@@ -1,8 +1,9 @@
 """Benchmark: MCP start-up and tool-call round trips of pmgs-mcp over stdio, HTTP and SSE.
 
-Not a test: it measures, prints a Markdown report and (unless ``--no-write``) replaces the
-"MCP round trip" section of ``docs/benchmarks.md``. Targets (docs/design.md): stdio start to
-initialized ≤ 0.6 s, tool call p50 ≤ 8 ms.
+Not a test: it measures, saves its results under ``benchmarks/results/`` (``--output-json``
+elsewhere) and prints the section they render in docs/benchmarks.md (``--write-docs`` rewrites
+the document). Targets (docs/design.md): stdio start to initialized ≤ 0.6 s, tool call p50
+≤ 8 ms.
 
 What is measured, on a synthetic package built first (pmgs-build's generator):
 
@@ -15,16 +16,13 @@ What is measured, on a synthetic package built first (pmgs-build's generator):
 
 Usage::
 
-    uv run --frozen python benchmarks/mcp_roundtrip.py [--scale 0.01] [--calls 200]
+    uv run --frozen python benchmarks/mcp_roundtrip.py [--scale 0.01] [--calls 200] [--write-docs]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
-import re
 import socket
 import statistics
 import subprocess
@@ -41,10 +39,10 @@ from mcp import Client, StdioServerParameters
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs" / "benchmarks.md"
-START = "<!-- mcp-roundtrip:start -->"
-END = "<!-- mcp-roundtrip:end -->"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script, too
+
+from benchmarks.docs import add_arguments, publish
+from benchmarks.results import finish, stamp
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -280,104 +278,15 @@ def http_raw_rounds(
     return results
 
 
-# --- report --------------------------------------------------------------------------------------
-
-
-def fmt_ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f}"
-
-
-def table(rows: dict[str, dict[str, list[float]]], labels: list[str]) -> list[str]:
-    header = "| transport / client | " + " | ".join(labels) + " |"
-    lines = [header, "|---" * (len(labels) + 1) + "|"]
-    for name, results in rows.items():
-        cells = []
-        for label in labels:
-            p50, p95 = percentile(results[label], 0.5), percentile(results[label], 0.95)
-            cells.append(f"{fmt_ms(p50)} / {fmt_ms(p95)}")
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    return lines
-
-
-def report(
-    summary: str,
-    starts: dict[str, list[float]],
-    rows: dict[str, dict[str, list[float]]],
-    labels: list[str],
-    count: int,
-) -> str:
-    cpu = platform.processor() or platform.machine()
-    lines = [
-        "## MCP round trip (pmgs-mcp)",
-        "",
-        "Measured by `benchmarks/mcp_roundtrip.py` "
-        f"({time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
-        f"{platform.system()} {cpu}, {os.cpu_count()} CPUs, load average "
-        f"{os.getloadavg()[0]:.1f} when it finished).",
-        f"Database: {summary}.",
-        "",
-        "Start → initialized over stdio (median of the runs; targets ≤ 0.6 s):",
-        "",
-        "| client | median | min |",
-        "|---|---|---|",
-    ]
-    for name, samples in starts.items():
-        lines.append(f"| {name} | {statistics.median(samples):.2f} s | {min(samples):.2f} s |")
-    lines += [
-        "",
-        f"Tool-call round trip, p50 / p95 in ms over {count} calls after one warm-up "
-        "(target p50 ≤ 8 ms). The SDK client validates each result against the tool's "
-        "output schema (jsonschema), as SDK clients do; the bare clients only parse JSON "
-        "(stdio: JSON lines over the pipes; HTTP: plain POSTs to `/mcp` on one keep-alive "
-        "connection), so their rows are the server's own cost plus the transport.",
-        "",
-        *table(rows, labels),
-        "",
-        "Reading the figures: start-up is bounded below by importing the MCP SDK (the "
-        "`import mcp` row), which a server built on the SDK cannot skip; opening the store "
-        "and building the tools add little. The server's own round trip is the bare rows; the "
-        "gap to the SDK rows is spent in the client (pydantic parsing and jsonschema "
-        "validation of every result against its output schema).",
-        "",
-    ]
-    return "\n".join(lines)
-
-
-def write_docs(
-    section: str, *, start: str = START, end: str = END, before: str | None = None
-) -> None:
-    """Replace the section between ``start`` and ``end`` markers of docs/benchmarks.md.
-
-    A section not there yet is added before the ``before`` marker if given and present, else
-    at the end; the other scripts' sections are left as they are.
-    """
-    block = f"{start}\n{section}{end}\n"
-    if DOCS.exists():
-        text = DOCS.read_text("utf-8")
-        pattern = re.compile(re.escape(start) + r".*?" + re.escape(end) + r"\n?", re.DOTALL)
-        if pattern.search(text):
-            text = pattern.sub(lambda _: block, text)
-        elif before is not None and before in text:
-            head, tail = text.split(before, 1)
-            text = f"{head}{block}\n{before}{tail}"
-        else:
-            text = f"{text.rstrip()}\n\n{block}"
-    else:
-        text = (
-            "# Benchmarks\n\nFigures measured by the scripts in `benchmarks/`; each script "
-            "rewrites its own section.\n\n" + block
-        )
-    DOCS.write_text(text, "utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=0.01, help="synthetic package scale")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--calls", type=int, default=200, help="measured calls per tool")
     parser.add_argument("--starts", type=int, default=5, help="measured start-ups per client")
-    parser.add_argument("--no-write", action="store_true", help="print only")
+    add_arguments(parser)
     args = parser.parse_args()
+    record = stamp("mcp-roundtrip", args.scale)
 
     with tempfile.TemporaryDirectory(prefix="pmgs-mcp-bench-") as tmp:
         db, examples, summary = build_reference(Path(tmp), args.scale, args.seed)
@@ -419,11 +328,27 @@ def main() -> int:
             server.terminate()
             server.wait(timeout=30)
 
-    section = report(summary, starts, rows, labels, args.calls)
-    print(section)
-    if not args.no_write:
-        write_docs(section)
-        print(f"written to {DOCS.relative_to(ROOT)}", file=sys.stderr)
+    record.update(
+        seed=args.seed,
+        database=summary,
+        calls=args.calls,
+        starts={
+            name: {"median_s": statistics.median(samples), "min_s": min(samples)}
+            for name, samples in starts.items()
+        },
+        labels=labels,
+        rows={
+            name: {
+                label: {
+                    "p50_ms": percentile(samples, 0.5) * 1000,
+                    "p95_ms": percentile(samples, 0.95) * 1000,
+                }
+                for label, samples in row.items()
+            }
+            for name, row in rows.items()
+        },
+    )
+    publish(finish(record), args)
     return 0
 
 

@@ -3,8 +3,8 @@
 Not a test: it measures a fixed set of calls over stdio with a bare JSON-lines client, once
 as a client got them before issue 18 (``detail: full`` and the store's page sizes: 50
 relations, 20 results per type, 200 segments) and once with the server's defaults (concise,
-pages sized for agents), prints a Markdown report and (unless ``--no-write``) replaces the
-"Payload per tool call" section of ``docs/benchmarks.md``.
+pages sized for agents), saves its results under ``benchmarks/results/`` and prints the
+section they render in docs/benchmarks.md (``--write-docs`` rewrites the document).
 
 * bytes: the JSON-RPC response line as it crosses stdio (structured content and its text
   copy, both);
@@ -16,6 +16,7 @@ pages sized for agents), prints a Markdown report and (unless ``--no-write``) re
 Usage::
 
     uv run --frozen python benchmarks/payload_bench.py [--scale 0.1 | --db FILE] [--calls 30]
+        [--write-docs]
 """
 
 from __future__ import annotations
@@ -30,11 +31,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.mcp_roundtrip import RawStdio, build_reference, percentile, write_docs
-from benchmarks.report import machine
-
-START = "<!-- payload:start -->"
-END = "<!-- payload:end -->"
+from benchmarks.docs import add_arguments, publish
+from benchmarks.mcp_roundtrip import RawStdio, build_reference, percentile
+from benchmarks.results import finish, stamp
 
 BEFORE_PAGES = {
     "lookup_classification": {"relation_limit": 50},
@@ -96,37 +95,6 @@ def measure(
     return rows
 
 
-def report(rows: list[dict[str, Any]], summary: str, repeats: int) -> str:
-    info = machine()
-    lines = [
-        "## Payload per tool call (issue 18)",
-        "",
-        f"Measured {time.strftime('%Y-%m-%d')} on {info['cpu_model']}, {info['cpus']} CPUs, "
-        f"Python {info['python']}, load average {info['load_average'][0]:.1f} "
-        f"(the machine was shared); {summary}. "
-        f"Command: `uv run python benchmarks/payload_bench.py` ({repeats} calls each). "
-        "Bytes: the whole JSON-RPC response line (structured content and its text copy, "
-        "which text-only clients need: JSON for `detail: full`, the line rendering of ADR "
-        "0018's second amendment for concise answers); text: the text copy alone. "
-        "Tokens: estimated as ASCII characters / 4 + one per non-ASCII character. "
-        "Before: `detail: full` with the store's page sizes (what a call without "
-        "arguments got before); after: the server's defaults (concise, pages sized for "
-        "agents; `has_more` / `next_offset` keep the rest reachable).",
-        "",
-        "| call | before bytes | after bytes | before text | after text | before tokens "
-        "| after tokens | before p50 | after p50 |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for row in rows:
-        b, a = row["before"], row["after"]
-        lines.append(
-            f"| {row['label']} | {b['bytes']:,} | {a['bytes']:,} | {b['text_bytes']:,} | "
-            f"{a['text_bytes']:,} | {b['tokens']:,} | {a['tokens']:,} | "
-            f"{b['p50_ms']:.1f} ms | {a['p50_ms']:.1f} ms |"
-        )
-    return "\n".join(lines) + "\n"
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=0.1)
@@ -134,8 +102,9 @@ def main() -> int:
     parser.add_argument("--db", type=Path, help="an existing database built from the generator")
     parser.add_argument("--examples", type=Path, help="its examples (JSON), with --db")
     parser.add_argument("--calls", type=int, default=30)
-    parser.add_argument("--no-write", action="store_true")
+    add_arguments(parser)
     args = parser.parse_args()
+    record = stamp("payload", args.scale)
     with tempfile.TemporaryDirectory(prefix="pmgs-payload-") as tmp:
         if args.db is not None:
             db = args.db
@@ -152,10 +121,8 @@ def main() -> int:
                 "document_id"
             ]
         rows = measure(db, examples, document_id, args.calls)
-    section = report(rows, summary, args.calls)
-    print(section)
-    if not args.no_write:
-        write_docs(section, start=START, end=END)
+    record.update(database=summary, calls=args.calls, rows=rows)
+    publish(finish(record), args)
     return 0
 
 

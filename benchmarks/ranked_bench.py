@@ -1,7 +1,10 @@
 """Relevance-ranked search: latency and retrieval quality on a generated package (issue 14).
 
-    uv run python -m benchmarks.ranked_bench --scale 0.1 --write-docs
+    uv run python -m benchmarks.ranked_bench --scale 0.1
     uv run python -m benchmarks.ranked_bench --db path/to/built.sqlite --scale 1.0 --write-docs
+
+Results go to ``benchmarks/results/ranked-<date>-scale-<scale>.json``; ``--write-docs`` then
+rewrites docs/benchmarks.md from the saved results.
 
 Latency: ``search_pmgs(order="relevance", match="any", limit=20)`` (both content types, the
 heaviest ranked call) for short queries (≤ 40 characters: 1-4 words drawn from the texts, and
@@ -26,24 +29,22 @@ the generator builds its texts. At least two thirds of a code's words are kept.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import re
+import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from benchmarks.build_bench import prepare_package
+from benchmarks.docs import add_arguments, publish
 from benchmarks.query_bench import summarize
-from benchmarks.report import machine
+from benchmarks.results import finish, stamp
 from pmgs_core import PMGSStore
 from pmgs_core.building import fold_for_search
 
 _NOISE = re.compile(r"合成データ：|を用いた|に関する|との|を含む|説明")
 _WORD = re.compile(r"制御するもの|[^のをにとはがでや、。：・「」\s]+")
-_START = "<!-- ranked-{scale:g}:start -->"
-_END = "<!-- ranked-{scale:g}:end -->"
 COMMON_QUERIES = ("電池", "制御するもの", "装置 方法", "合成データ", "電池 装置 制御")
 
 
@@ -187,73 +188,6 @@ def latency(store: PMGSStore, queries: dict[str, list[str]], rounds: int) -> dic
     return out
 
 
-def _markdown(results: dict[str, Any]) -> str:
-    m = results["machine"]
-    lat, q = results["latency"], results["quality"]
-    lines = [
-        _START.format(scale=results["scale"]),
-        f"## Ranked search at scale {results['scale']:g} (`benchmarks/ranked_bench.py`, issue 14)",
-        "",
-        f"Measured on {results['date']} (UTC) with `{results['command']}`.",
-        f"Machine: {m['cpus']} CPUs ({m['cpu_model']}), {m['ram_bytes'] / 2**30:.1f} GiB RAM, "
-        f"{m['system']}, Python {m['python']}, SQLite {m['sqlite']}; load average "
-        f"{m['load_average'][0]:.1f} at the start and {results['load_end']:.1f} at the end "
-        "(the machine is shared).",
-        f"Package: synthetic, scale {results['scale']}, seed {results['seed']}, with documents.",
-        "",
-        '### Latency of `search_pmgs(order="relevance", match="any", limit=20)`',
-        "",
-        "| queries | target | p50 | p95 | max | calls | cut at the candidate cap |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    targets = {"short": ("≤ 40 chars", 50.0), "long": ("≤ 400 chars", 150.0)}
-    for label, (chars, limit) in targets.items():
-        row = lat[label]
-        verdict = "met" if row["p95_ms"] <= limit else "**missed**"
-        lines.append(
-            f"| {label} ({chars}, {row['queries']} queries) | p95 ≤ {limit:.0f} ms "
-            f"({verdict}) | {row['p50_ms']:.1f} ms | {row['p95_ms']:.1f} ms | "
-            f"{row['max_ms']:.1f} ms | {row['calls']} | {row['capped_share']:.0%} |"
-        )
-    lines += [
-        "",
-        f"### Quality ({q['queries']} queries from codes' own words, shuffled, a third dropped, "
-        "1-2 words of another code added; `search(limit=10)`)",
-        "",
-        "| order / match | target | recall@1 | recall@10 | MRR | equivalent recall@10 | "
-        "equivalent MRR |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for name, label in (
-        ("relevance_any", "relevance / any"),
-        ("index_any", "index / any"),
-        ("index_all", "index / all (default)"),
-    ):
-        s, e = q[name]["strict"], q[name]["equivalent"]
-        target = "recall@10 ≥ 0.9, MRR ≥ 0.6" if name == "relevance_any" else "—"
-        lines.append(
-            f"| {label} | {target} | {s['recall_at_1']:.3f} | {s['recall_at_10']:.3f} | "
-            f"{s['mrr']:.3f} | {e['recall_at_10']:.3f} | {e['mrr']:.3f} |"
-        )
-    lines += ["", _END.format(scale=results["scale"])]
-    return "\n".join(lines)
-
-
-def write_docs(results: dict[str, Any], path: Path) -> None:
-    """Replace (or append) this benchmark's section of ``docs/benchmarks.md``; the notes
-    below the generated block are kept by hand."""
-    text = path.read_text("utf-8")
-    block = _markdown(results)
-    start, end = _START.format(scale=results["scale"]), _END.format(scale=results["scale"])
-    if start in text and end in text:
-        before, rest = text.split(start, 1)
-        after = rest.split(end, 1)[1]
-        text = before + block + after
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(text, "utf-8")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=float, default=0.1)
@@ -263,10 +197,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=100, help="queries per latency group")
     parser.add_argument("--rounds", type=int, default=3, help="timed passes over the queries")
     parser.add_argument("--quality-queries", type=int, default=500)
-    parser.add_argument("--write-docs", action="store_true")
+    add_arguments(parser)
     parser.add_argument("--quality-only", action="store_true", help="skip the latency runs")
     args = parser.parse_args(argv)
-    started_load = machine()
+    command = "uv run python -m benchmarks.ranked_bench " + " ".join(
+        argv if argv is not None else sys.argv[1:]
+    )
+    record = stamp("ranked", args.scale, command)
     db = args.db
     if db is None:
         from pmgs_build import build_database
@@ -282,24 +219,13 @@ def main(argv: list[str] | None = None) -> int:
                 pass
         queries = latency_queries(store, args.seed, args.queries)
         results: dict[str, Any] = {
-            "date": datetime.now(UTC).strftime("%Y-%m-%d"),
-            "command": "uv run python -m benchmarks.ranked_bench "
-            + " ".join(str(a) for a in (argv if argv is not None else __import__("sys").argv[1:])),
-            "scale": args.scale,
+            **record,
             "seed": args.seed,
-            "machine": started_load,
             "latency": {} if args.quality_only else latency(store, queries, args.rounds),
             "quality": quality(store, args.seed, args.quality_queries),
             "queries": queries,
         }
-    import os
-
-    results["load_end"] = os.getloadavg()[0]
-    out = Path(__file__).parent / "results" / f"ranked-{results['date']}-scale-{args.scale:g}.json"
-    out.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n", "utf-8")
-    print(json.dumps({k: results[k] for k in ("latency", "quality")}, indent=1))
-    if args.write_docs and not args.quality_only:
-        write_docs(results, Path(__file__).parents[1] / "docs" / "benchmarks.md")
+    publish(finish(results), args)
     return 0
 
 

@@ -1,8 +1,9 @@
-"""Targets, the JSON result and the Markdown section of docs/benchmarks.md.
+"""Targets, the JSON result and the Markdown section of the full benchmark.
 
 The targets are docs/design.md's ("Targets"); they are set for a scale 1.0 package on a
 2-core machine, so a run at another scale compares against them for orientation only, and the
-section says so.
+section says so. Each target row carries a ``key`` so that docs/benchmarks.md can put the
+newest figure of each target, from whichever benchmark measured it last, in one table.
 """
 
 from __future__ import annotations
@@ -15,10 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks import mcp_roundtrip
-
-START = "<!-- bench:start -->"
-END = "<!-- bench:end -->"
 GIB = 1024**3
 
 
@@ -61,9 +58,12 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
     """Every design.md target with the measured value and met/missed."""
     rows: list[dict[str, Any]] = []
 
-    def add(figure: str, target: str, value: float | None, limit: float, unit: str) -> None:
+    def add(
+        figure: str, target: str, value: float | None, limit: float, unit: str, key: str = ""
+    ) -> None:
         rows.append(
             {
+                "key": key or figure,
                 "figure": figure,
                 "target": target,
                 "measured": value,
@@ -74,21 +74,29 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
         )
 
     build = results.get("build") or {}
-    add("full build, wall time of `pmgs build`", "≤ 300 s", build.get("wall_seconds"), 300, "s")
+    add(
+        "full build, wall time of `pmgs build`",
+        "≤ 300 s",
+        build.get("wall_seconds"),
+        300,
+        "s",
+        "build",
+    )
     add(
         "peak memory of the build (RSS summed over the process tree)",
         "≤ 1.5 GiB",
         build.get("peak_rss_bytes"),
         1.5 * GIB,
         "bytes",
+        "build_memory",
     )
-    add("database size", "≤ 1.35 GB", build.get("database_bytes"), 1.35e9, "bytes")
+    add("database size", "≤ 1.35 GB", build.get("database_bytes"), 1.35e9, "bytes", "database")
     queries = results.get("queries") or {}
 
     def query(key: str, stat: str, target: str, limit: float) -> None:
         if key in queries:
             entry = queries[key]
-            add(f"{entry['label']}, {stat[:3]}", target, entry[stat], limit, "ms")
+            add(f"{entry['label']}, {stat[:3]}", target, entry[stat], limit, "ms", key)
 
     for key in ("lookup_fi", "lookup_fterm", "lookup_ipc", "lookup_ipc_version"):
         query(key, "p50_ms", "p50 ≤ 1 ms", 1)
@@ -99,7 +107,14 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
     query("hierarchy_children", "p50_ms", "p50 ≤ 5 ms", 5)
     cold = results.get("cold_cli")
     if cold:
-        add("`pmgs lookup … --json`, cold process, median", "≤ 0.3 s", cold["median_s"], 0.3, "s")
+        add(
+            "`pmgs lookup … --json`, cold process, median",
+            "≤ 0.3 s",
+            cold["median_s"],
+            0.3,
+            "s",
+            "cold_cli",
+        )
     mcp = results.get("mcp")
     if mcp:
         add(
@@ -108,6 +123,7 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
             mcp["start_bare"]["median_s"],
             0.6,
             "s",
+            "mcp_start_bare",
         )
         add(
             "MCP stdio start → initialized, SDK client, median",
@@ -115,6 +131,7 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
             mcp["start_sdk"]["median_s"],
             0.6,
             "s",
+            "mcp_start_sdk",
         )
         # The bare client's round trip is the server's cost plus the pipe; an SDK client adds
         # its own parsing and schema validation (shown in the MCP table, not judged here).
@@ -125,6 +142,7 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
                 entry["p50_ms"],
                 8,
                 "ms",
+                f"mcp_call:{label}",
             )
     return rows
 
@@ -171,7 +189,31 @@ def _size_groups(sizes: dict[str, Any]) -> list[tuple[str, int, int, int]]:
     return [(name, *values) for name, values in ordered]  # type: ignore[misc]
 
 
-def markdown(results: dict[str, Any]) -> str:
+def verdict(met: bool | None) -> str:
+    return "—" if met is None else ("met" if met else "**missed**")
+
+
+def target_table(rows: list[dict[str, Any]]) -> list[str]:
+    """design.md's targets with this run's figures, and the misses listed under the table."""
+    lines = [
+        "### Targets (docs/design.md)",
+        "",
+        "| figure | target | measured | |",
+        "|---|---|---|---|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row['figure']} | {row['target']} | {_value(row['measured'], row['unit'])} "
+            f"| {verdict(row['met'])} |"
+        )
+    missed = [row for row in rows if row["met"] is False]
+    lines += ["", f"Targets missed in this run: {len(missed)} of {len(rows)}.", ""]
+    return lines
+
+
+def markdown(results: dict[str, Any], *, source: str = "", targets: bool = True) -> str:
+    """The full benchmark's section. ``targets=False`` leaves the targets table out (the
+    document has one for every benchmark at its top); ``source`` names the results file."""
     m = results["machine"]
     package = results["package"]
     build = results.get("build") or {}
@@ -179,8 +221,13 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         "## Full benchmark (`python -m benchmarks`)",
         "",
-        f"Measured on {results['date']} (UTC) with `{results['command']}` (from scratch: "
-        f"`uv run python -m benchmarks --scale {scale} --seed {results['seed']} --write-docs`).",
+        "A synthetic package built by the real `pmgs build` in a child process (wall time per "
+        "phase, peak memory of the process tree, the database's size by table), then, warm "
+        "and in process, lookups, searches, hierarchy pages and a large document; a cold "
+        "`pmgs lookup --json` process; MCP over stdio.",
+        "",
+        f"Measured on {results['date']} (UTC) at commit "
+        f"{results.get('commit') or 'not recorded'} with `{results['command']}`.",
         f"Machine: {m['cpus']} CPUs ({m['cpu_model']}), {m['ram_bytes'] / GIB:.1f} GiB RAM, "
         f"{m['system']}, Python {m['python']}, SQLite {m['sqlite']}; load average "
         f"{results['load_average_start'][0]:.1f} at the start and "
@@ -194,13 +241,13 @@ def markdown(results: dict[str, Any]) -> str:
             if package["generated_seconds"] is not None
             else "reused from the work directory."
         ),
-        f"Results as JSON: `{results['json_path']}`.",
+        f"Results: `{source or results.get('json_path', '')}`.",
         "",
     ]
     if scale != 1.0:
         lines += [
             f"**This run is at scale {scale}, not 1.0**: design.md's targets are set for the "
-            "full scale, so the met/missed column below is for orientation only.",
+            "full scale, so met/missed is for orientation only.",
             "",
         ]
     errors = results.get("errors") or {}
@@ -208,37 +255,8 @@ def markdown(results: dict[str, Any]) -> str:
         lines += ["**Stages that failed in this run** (their figures are missing below):", ""]
         lines += [f"- {name}: `{message[:300]}`" for name, message in errors.items()]
         lines += [""]
-    targets = results["targets"]
-    lines += [
-        "### Targets (docs/design.md)",
-        "",
-        "| figure | target | measured | |",
-        "|---|---|---|---|",
-    ]
-    for row in targets:
-        verdict = "—" if row["met"] is None else ("met" if row["met"] else "**missed**")
-        lines.append(
-            f"| {row['figure']} | {row['target']} | {_value(row['measured'], row['unit'])} "
-            f"| {verdict} |"
-        )
-    missed = [row for row in targets if row["met"] is False]
-    lines += [""]
-    if missed:
-        lines += ["**Missed targets** in this run:", ""]
-        for row in missed:
-            lines.append(
-                f"- {row['figure']}: {_value(row['measured'], row['unit'])}, target "
-                f"{row['target']}."
-            )
-        lines += [
-            "",
-            "These targets are not met. The profiles that explain each miss and the plan to "
-            "meet it are kept by hand in the section *Missed targets: profiles and plans* "
-            "below (this run does not rewrite it).",
-            "",
-        ]
-    else:
-        lines += ["Every target was met in this run.", ""]
+    if targets:
+        lines += target_table(evaluate(results))
     stopped = [
         entry
         for entry in (results.get("queries") or {}).values()
@@ -259,7 +277,7 @@ def markdown(results: dict[str, Any]) -> str:
             "### Build",
             "",
             (
-                f"Build figures of an earlier run on the same package "
+                "Build figures of an earlier run on the same package "
                 f"({build.get('finished_utc', '?')}); the queries below were measured on "
                 "the database it built. "
                 if build.get("reused")
@@ -362,8 +380,8 @@ def markdown(results: dict[str, Any]) -> str:
         lines += [
             "### MCP over stdio",
             "",
-            f"Measured with the functions of `benchmarks/mcp_roundtrip.py` (see its section "
-            f"below for HTTP and SSE). Start → initialized, median of {mcp['start_bare']['runs']}: "
+            "Measured with the functions of `benchmarks/mcp_roundtrip.py` (HTTP and SSE: its "
+            f"own section). Start → initialized, median of {mcp['start_bare']['runs']}: "
             f"bare JSON-lines client {mcp['start_bare']['median_s']:.2f} s, SDK `Client` "
             f"{mcp['start_sdk']['median_s']:.2f} s.",
             "",
@@ -384,7 +402,7 @@ def markdown(results: dict[str, Any]) -> str:
         over = sum(1 for value in sdk if value > 8)
         lines += [
             "",
-            "The targets table judges the bare client: its round trip is the server's own cost "
+            "design.md's target is judged on the bare client: its round trip is the server's cost "
             "plus the pipe. With the SDK client, which parses every result with pydantic and "
             "validates it against the tool's output schema, p50 is "
             f"{min(sdk):.1f}–{max(sdk):.1f} ms"
@@ -397,11 +415,6 @@ def markdown(results: dict[str, Any]) -> str:
             "",
         ]
     return "\n".join(lines)
-
-
-def write_docs(section: str) -> None:
-    """Replace (or add, before the MCP section) this benchmark's section of the document."""
-    mcp_roundtrip.write_docs(section, start=START, end=END, before=mcp_roundtrip.START)
 
 
 def command_line() -> str:

@@ -15,7 +15,7 @@ Usage::
 
     git archive main packages | tar -x -C /tmp/base
     uv run python benchmarks/round_three.py --db DB --examples EXAMPLES.json \
-        --baseline /tmp/base [--calls 300] [--starts 9]
+        --baseline /tmp/base --scale 1 [--calls 300] [--starts 9] [--write-docs]
 """
 
 from __future__ import annotations
@@ -33,11 +33,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.mcp_roundtrip import percentile, write_docs
-from benchmarks.report import machine
-
-START = "<!-- round-three:start -->"
-END = "<!-- round-three:end -->"
+from benchmarks.docs import add_arguments, publish
+from benchmarks.mcp_roundtrip import percentile
+from benchmarks.results import finish, stamp
 
 _INIT = (
     b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
@@ -220,8 +218,10 @@ def main() -> int:
     parser.add_argument("--starts", type=int, default=9)
     parser.add_argument("--lookups", type=int, default=2000)
     parser.add_argument("--label", default="", help="what the database is, for the report")
-    parser.add_argument("--write", action="store_true", help="replace the docs section")
+    parser.add_argument("--scale", type=float, default=None, help="the database's scale")
+    add_arguments(parser)
     args = parser.parse_args()
+    record = stamp("round-three", args.scale)
     loaded = json.loads(args.examples.read_text("utf-8"))
     examples: dict[str, str] = loaded.get("examples", loaded)
     envs = {"before": side_env(args.baseline), "after": side_env(None)}
@@ -242,50 +242,16 @@ def main() -> int:
     in_process = {name: lookups(args.db, env, codes, args.lookups) for name, env in envs.items()}
     trips = round_trips(args.db, envs, calls_of(examples, document_id), args.calls)
 
-    info = machine()
-    lines = [
-        "## Round three (issue 33): MCP call path, payload, cold start",
-        "",
-        f"Measured {time.strftime('%Y-%m-%d')} by `benchmarks/round_three.py` on "
-        f"{info['cpu_model']}, {info['cpus']} CPUs, Python {info['python']}; load average "
-        f"{os.getloadavg()[0]:.1f} at the end (the machine was shared with other jobs, so "
-        "absolute figures vary between runs; the two sides ran interleaved in the same run). "
-        f"{args.label} Before: the exported tree of the baseline commit; after: this tree. "
-        f"Medians of {args.starts} starts, {args.calls} calls per tool and side (bare "
-        f"JSON-lines client over stdio), {args.lookups} in-process lookups per scheme. "
-        "On the wire: the whole JSON-RPC response line, structured content and text both; "
-        "in brackets the text copy's share (as the JSON string it is in the line).",
-        "",
-        "| figure | before | after | goal |",
-        "|---|---:|---:|---|",
-    ]
-    floor = statistics.median(starts["floor"]) * 1000
-    lines.append(f"| `import mcp.server.lowlevel` (floor) | {floor:.0f} ms | {floor:.0f} ms | |")
-    b, a = (statistics.median(starts[k]) * 1000 for k in ("before", "after"))
-    lines.append(f"| stdio start → initialized | {b:.0f} ms | {a:.0f} ms | ≤ floor + 100 ms |")
-    for scheme in ("fi", "ipc", "fterm"):
-        b, a = in_process["before"][scheme], in_process["after"][scheme]
-        lines.append(
-            f"| lookup in process, {scheme} p50 | {b:.3f} ms | {a:.3f} ms | ≤ 0.15 ms (1.0) |"
-        )
-    goals = {"lookup": ("≤ 1.5 ms", "≤ 3 KB"), "search": ("≤ 3 ms", "≤ 8 KB")}
-    goals["get_pmgs"] = ("", "≤ 6 KB")
-    for label in trips["after"]:
-        b_row, a_row = trips["before"][label], trips["after"][label]
-        time_goal, size_goal = next((v for k, v in goals.items() if label.startswith(k)), ("", ""))
-        lines.append(
-            f"| MCP {label} p50 | {b_row['p50_ms']:.2f} ms | {a_row['p50_ms']:.2f} ms | "
-            f"{time_goal} |"
-        )
-        lines.append(
-            f"| MCP {label} on the wire (of which text copy) | {b_row['bytes']:,} B "
-            f"({b_row['text_bytes']:,}) | {a_row['bytes']:,} B ({a_row['text_bytes']:,}) | "
-            f"{size_goal} |"
-        )
-    section = "\n".join(lines) + "\n"
-    print(section)
-    if args.write:
-        write_docs(section, start=START, end=END)
+    record.update(
+        baseline=str(args.baseline),
+        label=args.label,
+        counts={"starts": args.starts, "calls": args.calls, "lookups": args.lookups},
+        floor_ms=statistics.median(starts["floor"]) * 1000,
+        start_ms={k: statistics.median(starts[k]) * 1000 for k in ("before", "after")},
+        lookup_ms=in_process,
+        calls=trips,
+    )
+    publish(finish(record), args)
     return 0
 
 

@@ -9,8 +9,10 @@ page and of a 20-segment document page. Each row gets both figures, their ratio 
 The baseline is recorded, not remeasured each time: ``--record-reference`` measures the
 reference tool (installed in its own venv, answering from a database it built itself) and
 writes ``benchmarks/results/reference-0.5.2-scale-<scale>.json`` with the machine's facts;
-a normal run reads that file (``--baseline``), measures this tree on ``--db`` and prints the
-table (``--write``: into docs/benchmarks.md). ``--live-reference`` measures both, interleaved.
+a normal run reads that file (``--baseline``), measures this tree on ``--db``, saves both
+sides' figures as ``benchmarks/results/versus-reference-<date>-scale-<scale>.json`` and prints
+the table (``--write-docs``: then rewrites docs/benchmarks.md). ``--live-reference`` measures
+both, interleaved.
 Where the baseline has no figure, the issue's figure stands and the row says so.
 
 Child processes run with bytecode caching on (``PYTHONPYCACHEPREFIX`` under a temporary
@@ -23,7 +25,8 @@ Usage::
         --reference-venv /tmp/ref --reference-db REF.sqlite --examples EXAMPLES.json \\
         --scale 0.1 --reference-build-seconds 88.5
     uv run python benchmarks/versus_reference.py --db DB --examples EXAMPLES.json \\
-        --baseline benchmarks/results/reference-0.5.2-scale-0.1.json --build-seconds 61 [--write]
+        --baseline benchmarks/results/reference-0.5.2-scale-0.1.json --build-seconds 61 \
+        [--write-docs]
 """
 
 from __future__ import annotations
@@ -43,36 +46,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.mcp_roundtrip import percentile, write_docs
+from benchmarks.docs import add_arguments, publish
+from benchmarks.mcp_roundtrip import percentile
 from benchmarks.report import machine
+from benchmarks.results import finish, stamp
 from benchmarks.round_three import LOOKUP_SCRIPT, Server, floor_once, start_once
+from benchmarks.sections_mcp import REFERENCE
 
 RESULTS = Path(__file__).resolve().parent / "results"
-REFERENCE = "pmgs-reference 0.5.2"
-
-# (row key, label, unit, goal text, goal as a number, or None)
-ROWS: tuple[tuple[str, str, str, str, float | None], ...] = (
-    ("build_s", "full build", "s", "≤ 0.30 × the reference", None),
-    ("build_parallel_s", "full build on two cores (ADR 0028)", "s", "≤ 0.30 × the reference", None),
-    ("lookup_fi_ms", "lookup in process, fi p50", "ms", "≤ 0.15 ms", 0.15),
-    ("lookup_ipc_ms", "lookup in process, ipc p50", "ms", "≤ 0.15 ms", 0.15),
-    ("lookup_fterm_ms", "lookup in process, fterm p50", "ms", "≤ 0.15 ms", 0.15),
-    ("floor_ms", "`import mcp.server.lowlevel` (floor)", "ms", "", None),
-    ("start_ms", "MCP stdio start → initialized", "ms", "≤ floor + 100 ms", None),
-    ("mcp_lookup_ms", "MCP lookup call p50 (IPC)", "ms", "≤ 1.5 ms", 1.5),
-    ("mcp_search_ms", "MCP search_pmgs call p50, common phrase", "ms", "≤ 3 ms", 3),
-    ("search_bytes", "search_pmgs default page on the wire", "B", "≤ 8 KB", 8192),
-    ("lookup_bytes", "lookup on the wire (IPC)", "B", "≤ 3 KB", 3072),
-    ("document_bytes", "20-segment document page on the wire", "B", "≤ 6 KB", 6144),
-)
-
-ISSUE_FIGURES: dict[str, float] = {
-    "lookup_fi_ms": 0.10,
-    "lookup_ipc_ms": 0.20,
-    "lookup_fterm_ms": 0.10,
-}
-"""Issue 33's own baseline (in-process lookups before scope notes, concise records and source
-tables were added), used where a recorded baseline has no figure."""
 
 
 @dataclass(frozen=True)
@@ -192,59 +173,6 @@ def measure(
     return out
 
 
-def _value(row: str, unit: str, value: float | None) -> str:
-    if value is None:
-        return "—"
-    if unit == "B":
-        return f"{value:,.0f} B"
-    digits = 3 if row.startswith("lookup_") and unit == "ms" else (0 if unit == "s" else 2)
-    if row in {"floor_ms", "start_ms"}:
-        digits = 0
-    return f"{value:.{digits}f} {unit}"
-
-
-def table(baseline: dict[str, Any], ours: dict[str, float], *, label: str, live: bool) -> list[str]:
-    """The rows with both figures, ours / baseline, the goal and whether ours meets it."""
-    figures: dict[str, float] = baseline["figures"]
-    lines = [
-        f"| figure | {REFERENCE} | this tree | ratio | goal | met |",
-        "|---|---:|---:|---:|---|---|",
-    ]
-    notes: list[str] = []
-    for row, label_text, unit, goal_text, goal_value in ROWS:
-        name, goal = label_text, goal_value
-        # Both build rows compare with the reference's one build.
-        reference = figures.get("build_s" if row == "build_parallel_s" else row)
-        if reference is None and row in ISSUE_FIGURES:
-            reference = ISSUE_FIGURES[row]
-            name += " ¹"
-            notes.append(row)
-        mine = ours.get(row)
-        ratio = "—"
-        if mine is not None and reference:
-            ratio = (
-                f"{mine / reference:.2f}" if mine >= reference / 10 else f"{mine / reference:.4f}"
-            )
-        if row == "start_ms" and mine is not None:
-            goal = ours["floor_ms"] + 100
-        if row in ("build_s", "build_parallel_s") and reference:
-            goal = 0.30 * reference  # issue 33: a third of the earlier tool's time, or less
-        met = "" if goal is None or mine is None else ("yes" if mine <= goal else "no")
-        lines.append(
-            f"| {name} | {_value(row, unit, reference)} | {_value(row, unit, mine)} | "
-            f"{ratio} | {goal_text} | {met} |"
-        )
-    if notes:
-        lines += [
-            "",
-            "¹ The reference could not answer this row here; issue 33's figure stands as the "
-            "baseline.",
-        ]
-    source = "measured live in the same run" if live else f"recorded in `{label}`"
-    lines += ["", f"Baseline {source}; ratio = this tree / baseline (below 1: faster, smaller)."]
-    return lines
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--examples", type=Path, required=True, help="the generator's examples")
@@ -266,8 +194,9 @@ def main() -> int:
     parser.add_argument("--starts", type=int, default=9)
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--lookups", type=int, default=2000)
-    parser.add_argument("--write", action="store_true", help="replace the docs section")
+    add_arguments(parser)
     args = parser.parse_args()
+    stamped = stamp("versus-reference", args.scale)
     loaded = json.loads(args.examples.read_text("utf-8"))
     examples: dict[str, str] = loaded.get("examples", loaded)
     counts = {"starts": args.starts, "calls": args.calls, "lookups": args.lookups}
@@ -318,26 +247,17 @@ def main() -> int:
             f"{seconds['reference']}, ours serial {seconds['ours_serial']}, ours on two "
             f"cores {seconds['ours_parallel']}; it replaces the recorded build time above."
         ).strip()
-    info = machine()
-    lines = [
-        f"## This tree against {REFERENCE} (issue 33, `benchmarks/versus_reference.py`)",
-        "",
-        f"Measured {time.strftime('%Y-%m-%d')} on {info['cpu_model']}, {info['cpus']} CPUs, "
-        f"Python {info['python']} (the reference: its own venv, Python 3.12); load average "
-        f"{os.getloadavg()[0]:.1f} at the end (the machine was shared). Scale "
-        f"{baseline.get('scale', args.scale):g}. {baseline.get('note', '')} {args.note}".rstrip(),
-        "",
-        *table(baseline, ours, label=label, live=args.live_reference),
-    ]
-    section = "\n".join(lines) + "\n"
-    print(section)
-    if args.write:
-        scale = f"{baseline.get('scale', args.scale):g}"
-        marks = (
-            f"<!-- versus-reference-{scale}:start -->",
-            f"<!-- versus-reference-{scale}:end -->",
-        )
-        write_docs(section, start=marks[0], end=marks[1])
+    record = {
+        **stamped,
+        "scale": baseline.get("scale", args.scale),
+        "baseline": label,
+        "live": args.live_reference,
+        "note": f"{baseline.get('note', '')} {args.note}".strip(),
+        "counts": counts,
+        "baseline_figures": baseline["figures"],
+        "ours": ours,
+    }
+    publish(finish(record), args)
     return 0
 
 

@@ -4,14 +4,14 @@
 
 Starts ``pmgs notes watch`` on an empty temporary folder, waits for its first-pass line, then
 per round creates a file, edits it, renames it and deletes it, timing each from the file
-operation until SQL on the collection file shows the result (polled every 5 ms). Prints one
-JSON object; figures go to docs/benchmarks.md by hand.
+operation until SQL on the collection file shows the result (polled every 5 ms). Saves its
+results as ``benchmarks/results/watch-<date>.json`` and prints the section they render in
+docs/benchmarks.md (``--write-docs`` then rewrites the document).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sqlite3
 import statistics
 import subprocess
@@ -20,7 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.report import machine
+from benchmarks.docs import add_arguments, publish
+from benchmarks.results import finish, stamp
 
 _GIVE_UP_S = 20.0
 
@@ -46,7 +47,9 @@ def _seconds_until(coll: Path, sql: str, value: str, expected: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
+    add_arguments(parser)
     args = parser.parse_args()
+    record = stamp("watch", None)
     root = Path(tempfile.mkdtemp(prefix="pmgs-watch-bench-"))
     folder, coll = root / "watched", root / "collection.sqlite"
     folder.mkdir()
@@ -77,15 +80,14 @@ def main() -> None:
     finally:
         child.terminate()
         child.wait(timeout=30)
-    result = {
-        "machine": machine(),
-        "rounds": args.rounds,
-        "seconds": {
+    record.update(
+        rounds=args.rounds,
+        seconds={
             kind: {"median": statistics.median(values), "max": max(values)}
             for kind, values in times.items()
         },
-    }
-    print(json.dumps(result, indent=2))
+    )
+    publish(finish(record), args)
 
 
 if __name__ == "__main__":

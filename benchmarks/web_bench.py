@@ -1,6 +1,6 @@
 """Server time of the viewer's pages (pmgs-web, issue 30), per page kind.
 
-    uv run python -m benchmarks.web_bench --scale 0.05 --write-docs
+    uv run python -m benchmarks.web_bench --scale 0.05
     uv run python -m benchmarks.web_bench --db path/to/built.sqlite --scale 1.0 --write-docs
 
 The viewer runs in this process as its ASGI application; a middleware takes the time from
@@ -9,32 +9,30 @@ the request's arrival to the last byte of the answer, so the figure is the serve
 database with a seeded random choice: codes of each scheme, themes (and the largest theme's
 grid on its own), documents, search words, and the fixed pages. Every address is requested
 once to warm up, then ``--rounds`` times. Target (issue 30): p95 ≤ 30 ms for every page kind
-at scale 1.0; the HTML of a code page ≤ 100 KB.
+at scale 1.0; the HTML of a code page ≤ 100 KB. Results go to
+``benchmarks/results/web-<date>-scale-<scale>.json``; ``--write-docs`` then rewrites
+docs/benchmarks.md from the saved results.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import random
 import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from benchmarks.build_bench import prepare_package
+from benchmarks.docs import add_arguments, publish
 from benchmarks.query_bench import summarize
-from benchmarks.report import machine
+from benchmarks.results import finish, stamp
 
 TARGET_P95_MS = 30.0
 TARGET_CODE_PAGE_BYTES = 100 * 1024
-_START = "<!-- web-{scale}:start -->"
-_END = "<!-- web-{scale}:end -->"
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -158,63 +156,6 @@ def _store_search_times(stores: Any, paths: list[str], rounds: int) -> dict[str,
     return summarize(samples)
 
 
-def _markdown(results: dict[str, Any]) -> str:
-    m = results["machine"]
-    scale = results["scale"]
-    lines = [
-        _START.format(scale=scale),
-        f"## Viewer page times at scale {scale:g} (`benchmarks/web_bench.py`, issue 30)",
-        "",
-        f"Measured on {results['date']} (UTC) with `{results['command']}`.",
-        f"Machine: {m['cpus']} CPUs ({m['cpu_model']}), {m['ram_bytes'] / 2**30:.1f} GiB RAM, "
-        f"{m['system']}, Python {m['python']}, SQLite {m['sqlite']}; load average "
-        f"{m['load_average'][0]:.1f} at the start and {results['load_end']:.1f} at the end "
-        "(the machine is shared).",
-        "Server time: from the request's arrival at the ASGI application to its last byte "
-        "(in process, no network). For the search pages, the last column times the same "
-        "queries as bare `search_pmgs(limit=20)` calls (both content types): the page's own "
-        "share is the difference.",
-        "",
-        "| page kind | addresses | target | p50 | p95 | max | calls | bare store call p50 / p95 |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for kind, row in results["pages"].items():
-        verdict = "met" if row["p95_ms"] <= TARGET_P95_MS else "**missed**"
-        lines.append(
-            f"| {kind} | {row['addresses']} | p95 ≤ {TARGET_P95_MS:.0f} ms ({verdict}) | "
-            f"{row['p50_ms']:.1f} ms | {row['p95_ms']:.1f} ms | {row['max_ms']:.1f} ms | "
-            f"{row['calls']} | {_store_cell(row)} |"
-        )
-    size = results["max_code_page_bytes"]
-    verdict = "met" if size <= TARGET_CODE_PAGE_BYTES else "**missed**"
-    lines += [
-        "",
-        f"Largest code page HTML: {size / 1024:.1f} KB (target ≤ 100 KB: {verdict}).",
-        "",
-        _END.format(scale=scale),
-    ]
-    return "\n".join(lines)
-
-
-def _store_cell(row: dict[str, Any]) -> str:
-    store = row.get("store")
-    if store is None:
-        return "—"
-    return f"{store['p50_ms']:.1f} ms / {store['p95_ms']:.1f} ms"
-
-
-def write_docs(results: dict[str, Any], path: Path) -> None:
-    text = path.read_text("utf-8")
-    block = _markdown(results)
-    start, end = _START.format(scale=results["scale"]), _END.format(scale=results["scale"])
-    if start in text and end in text:
-        before, rest = text.split(start, 1)
-        text = before + block + rest.split(end, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(text, "utf-8")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=float, default=0.05)
@@ -223,9 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", type=Path, default=None, help="an already built database")
     parser.add_argument("--addresses", type=int, default=30, help="addresses per page kind")
     parser.add_argument("--rounds", type=int, default=5, help="timed passes over them")
-    parser.add_argument("--write-docs", action="store_true")
+    add_arguments(parser)
     args = parser.parse_args(argv)
-    started = machine()
+    command = "uv run python -m benchmarks.web_bench " + " ".join(
+        argv if argv is not None else sys.argv[1:]
+    )
+    record = stamp("web", args.scale, command)
     db = args.db
     if db is None:
         from pmgs_build import build_database
@@ -240,21 +184,7 @@ def main(argv: list[str] | None = None) -> int:
             pass
     pages = addresses(db, args.seed, args.addresses)
     measured = measure(db, pages, args.rounds)
-    results: dict[str, Any] = {
-        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
-        "command": "uv run python -m benchmarks.web_bench "
-        + " ".join(argv if argv is not None else sys.argv[1:]),
-        "scale": args.scale,
-        "seed": args.seed,
-        "machine": started,
-        **measured,
-        "load_end": os.getloadavg()[0],
-    }
-    out = Path(__file__).parent / "results" / f"web-{results['date']}-scale-{args.scale:g}.json"
-    out.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n", "utf-8")
-    print(json.dumps(measured, indent=1))
-    if args.write_docs:
-        write_docs(results, Path(__file__).parents[1] / "docs" / "benchmarks.md")
+    publish(finish({**record, "seed": args.seed, **measured}), args)
     return 0
 
 

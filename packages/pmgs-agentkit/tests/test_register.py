@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -161,3 +162,26 @@ def test_cli_registers_both_in_a_subprocess(
     assert [r["status"] for r in report["registrations"]] == ["registered", "registered"]
     adds = [call for call in _calls(fake_clients["log"]) if call[2] != "get"]
     assert [call[:3] for call in adds] == [["codex", "mcp", "add"], ["claude", "mcp", "add-json"]]
+
+
+def test_cli_prints_the_command_a_missing_client_needs(
+    tmp_path: Path, agent_env: dict[str, str]
+) -> None:
+    """Client not on PATH: the text report shows the exact add command, runnable as printed."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = dict(agent_env)
+    env["PATH"] = str(empty)
+    root = str(tmp_path / "data")
+    done = subprocess.run(
+        [sys.executable, "-m", "pmgs_cli", "install-agent-skill", "--client", "codex",
+         "--register", "--yes", "--data-dir", root, "--python-executable", sys.executable],
+        check=False, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith("codex: server not_installed"))
+    command = shlex.split(lines[at + 1])
+    assert command[:3] == ["codex", "mcp", "add"]
+    assert sys.executable in command
+    assert root in " ".join(command)

@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 
 from pmgs_build import build_database
-from pmgs_core import PMGSQueryError, PMGSStore, diff_releases, load_schema
+from pmgs_core import PMGSQueryError, PMGSStore, diff_releases, load_schema, parse_code
 from pmgs_testkit import ReleasePlan, generate_package, plan_next_release, write_next_release
 
 
@@ -23,7 +23,7 @@ from pmgs_testkit import ReleasePlan, generate_package, plan_next_release, write
 def releases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     root = tmp_path_factory.mktemp("releases")
     base = generate_package(root / "base", scale=0.0005, seed=3, with_documents=True)
-    plan = plan_next_release(base)
+    plan = plan_next_release(base, with_chains=True)
     following = write_next_release(base, root / "next", plan)
     build_database(base.path, root / "old.sqlite")
     build_database(following, root / "new.sqlite")
@@ -36,6 +36,17 @@ def _infor_positions(xml: Path, code: str) -> list[int]:
     text = xml.read_bytes().decode("cp932")
     entries = re.findall(r"<infor>.*?</infor>", text, re.DOTALL)
     return [n for n, entry in enumerate(entries, 1) if f">{code}</FI>" in entry]
+
+
+def _trans_texts(xml: Path, code: str) -> list[str]:
+    """The <trans> texts of the <infor> elements about ``code``, read from the file's bytes."""
+    text = xml.read_bytes().decode("cp932")
+    entries = re.findall(r"<infor>.*?</infor>", text, re.DOTALL)
+    return [
+        re.search(r"<trans>(.*?)</trans>", entry, re.DOTALL)[1]  # type: ignore[index]
+        for entry in entries
+        if f">{code}</FI>" in entry
+    ]
 
 
 def _all_items(old: Path, new: PMGSStore, **filters: Any) -> list[dict[str, Any]]:
@@ -118,7 +129,7 @@ def test_diff_arguments(releases: dict[str, Any], arguments: dict[str, Any], cod
 
 def test_check_formula_with_every_kind_of_change(releases: dict[str, Any]) -> None:
     plan: ReleasePlan = releases["plan"]
-    one, several = plan.abolished
+    one, several = plan.abolished[:2]
     formula = (
         f"[{one.code}/FI+{several.code}/FI]*{plan.retitled[0].code}/FI"
         f"-({plan.abolished_theme}AA01/FT+4C083/AA01+{plan.added[0].code}/FI)"
@@ -151,7 +162,14 @@ def test_check_formula_with_every_kind_of_change(releases: dict[str, Any]) -> No
     assert items[7]["code"] is None
     for item, gone in ((items[0], one), (items[1], several)):
         (evidence,) = item["revisions"]
-        assert evidence["targets"] == list(gone.targets)  # all of them, in the record's order
+        # all of them, in the record's order, canonical, the record's text beside
+        assert [t["code"] for t in evidence["targets"]] == list(gone.targets)
+        assert [t["text"] for t in evidence["targets"]] == [
+            text.strip() for text in _trans_texts(releases["next"] / gone.file, gone.code)
+        ]
+        assert [(t["status"], t["leads_to"]) for t in evidence["targets"]] == [
+            ("present", [code]) for code in gone.targets
+        ]
         assert (evidence["action"], evidence["date"]) == ("del", "2026-07-01")
         assert evidence["old_title"] == gone.title
         assert {s["file"] for s in evidence["sources"]} == {gone.file}
@@ -167,8 +185,116 @@ def test_check_formula_with_every_kind_of_change(releases: dict[str, Any]) -> No
     )
     assert items[6]["revisions"]
     assert all(e["sources"][0]["file"].startswith("IPC_KAISEI/") for e in items[6]["revisions"])
+    for evidence in items[6]["revisions"]:  # IPC targets: canonical, each with its status
+        for target in evidence["targets"]:
+            assert parse_code("ipc", target["code"]).canonical == target["code"]
+            assert target["text"].startswith(target["code"])
+            assert target["status"] != "invalid_code"
     assert record["needs_attention"] == 7
     assert record["status_counts"]["abolished"] == 2
+
+
+def test_transfer_chains_are_followed_to_codes_of_the_release(releases: dict[str, Any]) -> None:
+    """The plan's chain (A → B → the one-target code → its main group) and cycle (C ⇄ D)."""
+    plan: ReleasePlan = releases["plan"]
+    one = plan.abolished[0]
+    chain_a, chain_b, cycle_c, cycle_d = plan.abolished[2:6]
+    assert chain_a.targets == (chain_b.code,)
+    assert chain_b.targets == (one.code,)
+    assert cycle_c.targets == (cycle_d.code,)
+    assert cycle_d.targets == (cycle_c.code,)
+    record = releases["new"].check_codes(f"{chain_a.code}/FI + {cycle_c.code}/FI")
+    jsonschema.validate(record, load_schema("code_check"))
+    first, second = record["items"]
+    assert (first["status"], second["status"]) == ("abolished", "abolished")
+    (target,) = first["revisions"][0]["targets"]
+    assert (target["code"], target["status"], target["cycle"]) == (chain_b.code, "abolished", False)
+    assert target["leads_to"] == [one.targets[0]]
+    steps = [(s["from"], s["code"], s["status"], s["depth"], s["cycle"]) for s in target["chain"]]
+    assert steps == [
+        (chain_b.code, one.code, "abolished", 1, False),
+        (one.code, one.targets[0], "present", 2, False),
+    ]
+    assert f"{chain_b.code} (abolished → {one.targets[0]})" in first["message"]
+    (loop,) = second["revisions"][0]["targets"]
+    assert (loop["code"], loop["status"]) == (cycle_d.code, "abolished")
+    assert (loop["leads_to"], loop["cycle"], loop["depth_limited"]) == ([], True, False)
+    assert [(s["from"], s["code"], s["cycle"]) for s in loop["chain"]] == [
+        (cycle_d.code, cycle_c.code, True)
+    ]
+    assert "cycle" in second["message"]
+    for item in record["items"]:
+        for evidence in item["revisions"]:
+            for found in evidence["targets"]:
+                assert parse_code("fi", found["code"]).canonical == found["code"]
+
+
+def test_a_chain_stops_at_the_step_bound(
+    releases: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pmgs_core.check
+
+    plan: ReleasePlan = releases["plan"]
+    monkeypatch.setattr(pmgs_core.check, "MAX_TRANSFER_STEPS", 0)
+    record = releases["new"].check_codes(f"{plan.abolished[2].code}/FI")
+    (target,) = record["items"][0]["revisions"][0]["targets"]
+    assert (target["chain"], target["leads_to"], target["depth_limited"]) == ([], [], True)
+    assert "not followed further" in record["items"][0]["message"]
+    monkeypatch.setattr(pmgs_core.check, "MAX_TRANSFER_STEPS", 64)
+    monkeypatch.setattr(pmgs_core.check, "MAX_TRANSFER_DEPTH", 1)
+    record = releases["new"].check_codes(f"{plan.abolished[2].code}/FI")
+    (target,) = record["items"][0]["revisions"][0]["targets"]
+    assert [s["code"] for s in target["chain"]] == [plan.abolished[0].code]  # not followed
+    assert (target["leads_to"], target["depth_limited"]) == ([], True)
+    record = releases["new"].check_codes(f"{plan.abolished[4].code}/FI")
+    (loop,) = record["items"][0]["revisions"][0]["targets"]
+    assert (loop["cycle"], loop["depth_limited"]) == (True, False)  # a cycle is no depth
+
+
+_WIDE = {chr(code): chr(code + 0xFEE0) for code in range(0x21, 0x7F)} | {" ": "\u3000"}
+"""Printable ASCII to its full-width form (U+FF01-FF5E) and the space to the ideographic
+space: what a Japanese IME types in full-width mode (the Unicode block's definition)."""
+
+
+def test_a_formula_typed_in_full_width_checks_like_its_ascii_twin(
+    releases: dict[str, Any],
+) -> None:
+    plan: ReleasePlan = releases["plan"]
+    one, several = plan.abolished[:2]
+    twin = (
+        f"[{one.code}/FI + {several.code}/FI] * {plan.retitled[0].code}/FI"
+        f" - ({plan.abolished_theme}AA01/FT + 4C083/AA01 + {plan.added[0].code}/FI)"
+        " + G06F3/042/IP + G06F3/048 + G06F3/048/IP + B60J5/00,501@B/FI + HELLO/FI"
+    )
+    typed = "".join(_WIDE.get(char, char) for char in twin)
+    assert typed.isascii() is False
+    assert "+" not in typed
+    store: PMGSStore = releases["new"]
+    wide = store.check_codes(typed, since="2026-04-01")
+    narrow = store.check_codes(twin, since="2026-04-01")
+    jsonschema.validate(wide, load_schema("code_check"))
+    assert (
+        [i["status"] for i in wide["items"]]
+        == [i["status"] for i in narrow["items"]]
+        == [
+            "abolished",
+            "abolished",
+            "changed",
+            "theme_not_present",
+            "present",
+            "changed",
+            "not_valid_at_release",
+            "ambiguous_scheme",
+            "present",
+            "present",
+            "invalid_code",
+        ]
+    )
+    keys = ("offset", "line", "column", "tag", "scheme", "code", "revisions")
+    for w, n in zip(wide["items"], narrow["items"], strict=True):
+        assert {k: w[k] for k in keys} == {k: n[k] for k in keys}
+        assert w["text"] == typed[w["offset"] : w["offset"] + len(w["text"])]
+        assert w["match"] == ("normalised" if w["code"] else None)
 
 
 def test_without_since_a_revised_code_is_present(releases: dict[str, Any]) -> None:

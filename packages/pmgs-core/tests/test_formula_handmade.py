@@ -9,9 +9,12 @@ releases stay in ``test_check_diff.py``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pmgs_core import PMGSQueryError
 from pmgs_core.check import MAX_INPUT_CHARS, read_occurrences
@@ -314,3 +317,76 @@ def test_schemes_of(body: str, schemes: list[str]) -> None:
 )
 def test_code_text(body: str, text: str) -> None:
     assert code_text(body) == text
+
+
+# -- full-width and IME input ------------------------------------------------------------------
+
+_TWINS = [
+    ("Ｇ０６Ｆ３／０４８／ＦＩ＋５Ｈ３２２ＡＡ０９／ＦＴ", "G06F3/048/FI+5H322AA09/FT"),
+    (
+        "［Ａ６１Ｋ８／００／ＩＰ　＊　（Ｂ６０Ｊ１／００　－　Ｂ６０Ｊ５／００／ＦＩ）］",
+        "[A61K8/00/IP * (B60J1/00 - B60J5/00/FI)]",
+    ),
+    # ASCII codes with the tag and operator typed in the IME's width
+    ("G06F3/048／ＦＩ＋5H322/AA09", "G06F3/048/FI+5H322/AA09"),
+    ("G06F3/048/FI　＋　H01M10/052/IP", "G06F3/048/FI + H01M10/052/IP"),
+    ("ｇ０６ｆ３／０４８／ｆｉ＊ｈ０１ｍ１０／０５２", "g06f3/048/fi*h01m10/052"),
+    ("B60J5/00，501＠B／FI－G06F3/048／IP", "B60J5/00,501@B/FI-G06F3/048/IP"),
+    ("Ｇ０６Ｆ　３／０４８\n５Ｈ３２２ＡＡ０９\n", "G06F 3/048\n5H322AA09\n"),
+]
+
+
+@pytest.mark.parametrize(("typed", "twin"), _TWINS)
+def test_full_width_reads_like_its_ascii_twin(typed: str, twin: str) -> None:
+    assert len(typed) == len(twin)  # the table pairs character for character
+    kind, found = _read(typed)
+    assert (kind, [replace(o, text=twin[o.offset : o.offset + len(o.text)]) for o in found]) == (
+        _read(twin)
+    )
+    assert all(o.text == typed[o.offset : o.offset + len(o.text)] for o in found)
+
+
+@pytest.mark.parametrize(
+    ("typed", "twin"),
+    [
+        (
+            "Ｇ０６Ｆ３／０４８／ＦＩ　＋　（Ｇ０６Ｆ３／０４８２／ＦＩ",
+            "G06F3/048/FI + (G06F3/0482/FI",
+        ),
+        ("Ｇ０６Ｆ３／０４８／ＦＩ　Ｇ０６Ｆ３／０４８２／ＦＩ", "G06F3/048/FI G06F3/0482/FI"),
+        ("Ｇ０６Ｆ３／０４８／ＴＸ", "G06F3/048/TX"),
+        ("Ｇ０６Ｆ３／０４８\n＋＋Ｈ０１Ｍ", "G06F3/048\n++H01M"),
+    ],
+)
+def test_full_width_errors_point_where_the_ascii_twin_does(typed: str, twin: str) -> None:
+    assert len(typed) == len(twin)
+    error, expected = _refused(typed), _refused(twin)
+    assert (error.code, error.details) == (expected.code, expected.details)
+
+
+def test_a_character_nfkc_expands_is_not_read_as_brackets() -> None:
+    # ⑴ is "(1)" under NFKC: brackets nobody typed; it stays one (invalid) character
+    _, found = _read("G06F3/048/FI + ⑴/FI")
+    assert [o.text for o in found] == ["G06F3/048/FI", "⑴/FI"]
+
+
+def test_a_csv_cell_keeps_its_full_width_comma() -> None:
+    _, found = _read("code\nＢ６０Ｊ５／００，５０１＠Ｂ／ＦＩ\n", column="code")
+    assert found == [Oc("Ｂ６０Ｊ５／００，５０１＠Ｂ／ＦＩ", 2, 1, -1, "FI", "B60J5/00,501@B")]
+
+
+_WIDE = {chr(code): chr(code + 0xFEE0) for code in range(0x21, 0x7F)} | {" ": "\u3000"}
+
+
+@given(
+    st.sampled_from([twin for _, twin in _TWINS]),
+    st.lists(st.booleans(), min_size=60, max_size=60),
+)
+def test_any_mix_of_widths_reads_like_ascii(twin: str, widen: list[bool]) -> None:
+    typed = "".join(
+        _WIDE.get(char, char) if widen[index % 60] else char for index, char in enumerate(twin)
+    )
+    kind, found = _read(typed)
+    assert (kind, [replace(o, text=twin[o.offset : o.offset + len(o.text)]) for o in found]) == (
+        _read(twin)
+    )

@@ -26,7 +26,7 @@ from pmgs_testkit import ReleasePlan, generate_package, plan_next_release, write
 def next_release(tmp_path_factory: pytest.TempPathFactory) -> tuple[ReleasePlan, Path]:
     root = tmp_path_factory.mktemp("next")
     base = generate_package(root / "base", scale=0.0005, seed=3, with_documents=True)
-    plan = plan_next_release(base)
+    plan = plan_next_release(base, with_chains=True)
     build_database(write_next_release(base, root / "next", plan), root / "next.sqlite")
     return plan, root / "next.sqlite"
 
@@ -44,7 +44,10 @@ async def _session(db: Path, calls: list[dict[str, Any]]) -> tuple[Any, list[Any
 def test_check_tool_in_a_real_session(next_release: tuple[ReleasePlan, Path]) -> None:
     plan, db = next_release
     several = plan.abolished[1]
-    formula = f"[{several.code}/FI + {plan.abolished_theme}AA01/FT] * G06F3/048/IP"
+    chain_a = plan.abolished[2]
+    formula = (
+        f"[{several.code}/FI + {plan.abolished_theme}AA01/FT] * G06F3/048/IP - {chain_a.code}/FI"
+    )
     calls: list[dict[str, Any]] = [
         {"text": formula},
         {"text": "G06F3/048/FI + (G06F3/0482/FI"},
@@ -64,8 +67,14 @@ def test_check_tool_in_a_real_session(next_release: tuple[ReleasePlan, Path]) ->
         (several.code, "abolished"),
         (f"{plan.abolished_theme}AA01", "theme_not_present"),
         ("G06F3/048", "present"),
+        (chain_a.code, "abolished"),
     ]
-    assert items[0]["revisions"][0]["targets"] == list(several.targets)
+    targets = items[0]["revisions"][0]["targets"]  # canonical, the record's text beside
+    assert [(t["code"], t["status"]) for t in targets] == [(c, "present") for c in several.targets]
+    assert [t["text"] for t in targets] == [text.strip() for text in several.target_texts]
+    (chained,) = items[3]["revisions"][0]["targets"]  # A → B (abolished) → … → present
+    assert (chained["code"], chained["status"]) == (plan.abolished[3].code, "abolished")
+    assert chained["leads_to"] == list(plan.abolished[0].targets)
     assert items[0]["revisions"][0]["sources"][0]["file"] == several.file
     assert json.loads(ok.content[0].text) == ok.structured_content
 
@@ -78,8 +87,11 @@ def test_check_tool_in_a_real_session(next_release: tuple[ReleasePlan, Path]) ->
 
     assert error(1)["code"] == "INVALID_QUERY"
     assert error(1)["details"]["reason"] == "FORMULA_SYNTAX"
+    assert "balanced [ ] or ( )" in error(1)["hint"]  # not the search tool's 512 characters
     assert error(2)["code"] == "TOO_MANY_ITEMS"
     assert error(2)["details"]["max_codes"] == MAX_MCP_CODES
+    assert f"at most {MAX_MCP_CODES} codes a call" in error(2)["hint"]  # not "collection"
+    assert "/FI, /FT or /IP" in error(4)["hint"]
     assert results[3].is_error is False
     assert results[3].structured_content["code_count"] == MAX_MCP_CODES
     assert error(4)["details"]["reason"] == "FORMULA_UNKNOWN_TAG"

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from pmgs_agentkit.config import CLIENTS, AgentKitError, Client, server_spec
+from pmgs_agentkit.config import CLIENTS, AgentKitError, Client, server_spec, shell_join
 from pmgs_agentkit.kit import write_agent_kit
-from pmgs_agentkit.register import register_server
+from pmgs_agentkit.register import RegistrationResult, register_server
 from pmgs_agentkit.skills import install_skill
 
 __all__ = ["EXIT_CONFLICT", "EXIT_OK", "EXIT_USAGE", "agent_kit_main", "install_agent_skill_main"]
@@ -122,6 +122,21 @@ def agent_kit_main(argv: Sequence[str] | None = None) -> int:
     return EXIT_OK
 
 
+def _registration_lines(result: RegistrationResult) -> list[str]:
+    """One line per client, then the add command itself when it is the person's to run.
+
+    "Run this command" without the command sends nobody anywhere: a client not on PATH or
+    a registration planned without --yes prints the exact command line.
+    """
+    message = result.message
+    if result.status == "planned":
+        message = "not run; pass --yes to run it, or run it yourself"
+    lines = [f"{result.client}: server {result.status}: {message}"]
+    if result.status in ("not_installed", "planned"):
+        lines.append("  " + shell_join(list(result.argv)))
+    return lines
+
+
 def install_agent_skill_main(argv: Sequence[str] | None = None) -> int:
     """Install the pmgs skill for Codex and/or Claude Code (and optionally register MCP).
 
@@ -172,7 +187,7 @@ def install_agent_skill_main(argv: Sequence[str] | None = None) -> int:
         except AgentKitError as error:
             return _refuse(error, args.json)
         report["registrations"] = [r.to_dict() for r in registrations]
-        lines += [f"{r.client}: server {r.status}: {r.message}" for r in registrations]
+        lines += [line for r in registrations for line in _registration_lines(r)]
         failed = failed or any(r.status in ("conflict", "failed") for r in registrations)
     report["status"] = "conflict" if failed else "ok"
     _emit(report, args.json, "\n".join(lines))

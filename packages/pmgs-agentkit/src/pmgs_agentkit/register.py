@@ -145,7 +145,7 @@ def register_server(
             client,
             "not_installed",
             tuple(add_argv),
-            f"{client} is not on PATH; run this command after installing it",
+            f"{client} is not on PATH; after installing it, run the command in argv",
         )
 
     def run(argv: list[str]) -> subprocess.CompletedProcess[str]:

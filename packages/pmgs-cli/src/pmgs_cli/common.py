@@ -57,8 +57,7 @@ _HINTS: Final[Mapping[str, str]] = {
     "INVALID_VERSION": "Only IPC has versions (--ipc-version 2006.01).",
     "INVALID_LIMIT": "Limits are integers from 1 to 200.",
     "INVALID_OFFSET": "Offsets are integers of 0 or more; use next_offset from the last page.",
-    "INVALID_QUERY": "Give a non-empty search text; for `pmgs check`, a formula with balanced "
-    "brackets, + * - between codes and only /FI, /FT, /IP tags (details.reason, line, column).",
+    "INVALID_QUERY": "Give a non-empty search text.",
     "INVALID_DOCUMENT_SELECTOR": "Give at most one of --page, --section, --locator.",
     "DATABASE_NOT_FOUND": "Run `pmgs setup SOURCE` (or `pmgs demo`), or pass --db / --data-dir.",
     "INVALID_POINTER": "state/current.json is damaged; run `pmgs setup SOURCE` again.",
@@ -77,8 +76,7 @@ _HINTS: Final[Mapping[str, str]] = {
     "INVALID_CONTENT": "Give non-empty UTF-8 text without control characters.",
     "INVALID_PAGE": "Pages start at 1.",
     "ITEM_TOO_LARGE": "Split the text: one note holds at most 1,000,000 characters.",
-    "TOO_MANY_ITEMS": "Remove notes you no longer need (`pmgs notes rm`); `pmgs check` reads "
-    "at most 10,000 codes a run: split the input.",
+    "TOO_MANY_ITEMS": "Remove notes you no longer need (`pmgs notes rm`).",
     "ITEM_NOT_FOUND": "Find item ids with `pmgs notes show DOCUMENT` or `pmgs notes search`.",
     "COLLECTION_BUSY": "Another process is writing to the collection; try again.",
     "COLLECTION_ERROR": "Check --collection; a collection written by a newer pmgs needs "

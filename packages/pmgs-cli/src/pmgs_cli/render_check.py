@@ -2,6 +2,8 @@
 
 Kept apart from :mod:`pmgs_cli.render` (one capability a module). Every text from the
 package (titles, targets) is printed as ``Text`` with markup disabled: evidence, never markup.
+Evidence columns fold (``overflow="fold"``) instead of ending in ``…``: a Japanese title has
+no space to wrap at, and a title or locator cut short is no longer evidence.
 """
 
 from __future__ import annotations
@@ -18,8 +20,26 @@ __all__ = ["annotated", "check_table", "diff_page"]
 _STYLES = {"present": "green", "changed": "yellow", "ambiguous_scheme": "yellow"}
 
 
+def _target_line(target: Any) -> str:
+    """One transfer target: canonical code, its status, where its chain leads, the record's
+    own text when it is written otherwise (``G06F   1/    00``)."""
+    code = target["code"] if target["code"] is not None else "?"
+    line = f"\n  → {code} {target['status']}"
+    ends = [found for found in target["leads_to"] if found != target["code"]]
+    if ends:
+        line += " ⇒ " + ", ".join(ends)
+    if target["cycle"]:
+        line += " (a cycle: not followed)"
+    if target["depth_limited"]:
+        line += " (not followed further)"
+    if target["text"] != target["code"]:
+        line += f" (record: {target['text']!r})"
+    return line
+
+
 def _evidence(item: Any) -> Text:
-    """The message, then one line per revision record: action, date, targets, source."""
+    """The message, then per revision record: action, date, titles, source, and one line
+    per transfer target."""
     text = Text(str(item["message"]))
     for record in item["revisions"]:
         line = f"\n{record['action']}"
@@ -30,10 +50,9 @@ def _evidence(item: Any) -> Text:
             line += f" 「{old}」→「{new}」"
         elif old or new or record["title"]:
             line += f" 「{old or new or record['title']}」"
-        if record["targets"]:
-            line += " → " + ", ".join(record["targets"])
         sources = record["sources"]
         line += f" [{sources[0]['file']} {', '.join(s['locator'] for s in sources)}]"
+        line += "".join(_target_line(target) for target in record["targets"])
         text.append(line, style="dim")
     return text
 
@@ -50,7 +69,7 @@ def _summary(record: Any) -> Text:
 def check_table(record: Any) -> None:
     table = Table(show_lines=False)
     for name in ("#", "at", "code", "scheme", "status", "evidence"):
-        table.add_column(name)
+        table.add_column(name, overflow="fold")
     for item in record["items"]:
         shown = item["code"] if item["code"] and item["match"] == "normalised" else None
         code = Text(item["text"]) + (Text(f"\n= {shown}", style="dim") if shown else Text())
@@ -67,8 +86,21 @@ def check_table(record: Any) -> None:
     stdout.print(_summary(record))
 
 
+def _marker_target(target: Any) -> str:
+    """A target as pasteable code (the record's text only when no code reads it), with
+    where an abolished target's chain leads."""
+    if target["code"] is None:
+        return repr(target["text"])
+    ends = [found for found in target["leads_to"] if found != target["code"]]
+    if ends:
+        return f"{target['code']} ⇒ {', '.join(ends)}"
+    if target["status"] not in ("present", "changed"):
+        return f"{target['code']} ({target['status']}{', a cycle' if target['cycle'] else ''})"
+    return str(target["code"])
+
+
 def _marker(item: Any) -> str:
-    targets = [t for record in item["revisions"] for t in record["targets"]]
+    targets = [_marker_target(t) for record in item["revisions"] for t in record["targets"]]
     return f" ⟦{item['status']}{': ' + ', '.join(targets) if targets else ''}⟧"
 
 
@@ -101,7 +133,7 @@ def annotated(text: str, record: Any) -> None:
 def diff_page(record: Any) -> None:
     counts = Table(title="changes by section")
     for name in ("section", "scheme", "count"):
-        counts.add_column(name)
+        counts.add_column(name, overflow="fold")
     for row in record["counts"]:
         counts.add_row(row["section"], row["scheme"], f"{row['count']:,}")
     stdout.print(counts)
@@ -110,7 +142,7 @@ def diff_page(record: Any) -> None:
         f" of {record['total']:,}"
     )
     for name in ("section", "code", "detail"):
-        items.add_column(name)
+        items.add_column(name, overflow="fold")
     for item in record["items"]:
         if item["target"] is not None:
             detail = f"→ {item['target']['code']} ({item['target']['scheme']})"

@@ -26,10 +26,14 @@ CHECK_CODES_DESCRIPTION: Final = (
     "Check every classification code of a search formula against the local PMGS release "
     "BEFORE proposing the formula. Each occurrence comes back with its position and status: "
     "present, changed (with since), abolished (with the official revision record: date, old "
-    "title and every transfer target, quoted, with source file and locator), not_found, "
+    "title and every transfer target, with source file and locator), not_found, "
     "not_valid_at_release (IPC), theme_not_present (F-term), ambiguous_scheme (add /FI, /FT "
-    "or /IP), invalid_code. Nothing is rewritten: replace a code only with a transfer target "
-    "the record lists, and say so. Bad syntax or an unknown tag is INVALID_QUERY with the "
+    "or /IP), invalid_code. Each transfer target comes as code (canonical, usable in a "
+    "formula), text (the record's own spelling) and its own status; an abolished target's "
+    "records are followed to leads_to (codes present in the release; cycle and "
+    "depth_limited say where a chain stopped). Nothing is rewritten: replace a code only "
+    "with a target the record lists or its leads_to, and say so. Bad syntax or an unknown "
+    "tag is INVALID_QUERY with the "
     f"position; more than {MAX_MCP_CODES} codes is TOO_MANY_ITEMS."
 )
 

@@ -16,6 +16,7 @@ __all__ = [
     "COLLECTION_TOOLS",
     "ERROR_SCHEMA",
     "HINTS",
+    "REASON_HINTS",
     "argument_error_code",
     "error_object",
     "offending_argument",
@@ -89,6 +90,19 @@ HINTS: Final[Mapping[str, str]] = MappingProxyType(
     }
 )
 """One next step per code, phrased for an agent calling the MCP tools."""
+
+REASON_HINTS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "FORMULA_SYNTAX": "Join codes with + (or), * (and), - (not) and balanced [ ] or ( ); "
+        "details.line and details.column say where the formula broke.",
+        "FORMULA_UNKNOWN_TAG": "Tag codes with /FI, /FT or /IP only, or give scheme for the "
+        "untagged codes.",
+        "NO_CODES": "Send the formula's text with at least one classification code.",
+        "INPUT_TOO_LARGE": "Send the formula in parts and check each part in its own call.",
+    }
+)
+"""Hints by ``details.reason``, before the code's: ``check_classification_codes`` reports
+every formula problem as INVALID_QUERY, whose own hint is about search text."""
 
 DEFAULT_HINT: Final = "The database cannot answer this call; ask the operator to run pmgs doctor."
 """For codes without a hint of their own (database problems, which the caller cannot fix)."""
@@ -183,10 +197,15 @@ def error_object(
     code: str, message: str, details: Mapping[str, object] | None = None
 ) -> dict[str, Any]:
     """``{"error": {...}}``: the value an error result carries as its JSON text."""
+    reason = (details or {}).get("reason")
+    hint = REASON_HINTS.get(reason) if isinstance(reason, str) else None
+    most = (details or {}).get("max_codes")
+    if code == "TOO_MANY_ITEMS" and isinstance(most, int):
+        hint = f"Split the formula: check at most {most} codes a call, the parts in separate calls."
     error: dict[str, Any] = {
         "code": code,
         "message": message,
-        "hint": HINTS.get(code, DEFAULT_HINT),
+        "hint": hint or HINTS.get(code, DEFAULT_HINT),
     }
     if details:
         error["details"] = dict(details)

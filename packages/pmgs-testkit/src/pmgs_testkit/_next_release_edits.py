@@ -181,7 +181,7 @@ def _edit_revision_xml(root: Path, plan: ReleasePlan) -> None:
     day = plan.revision_date
     entries: dict[str, list[str]] = {}
     for gone in plan.abolished:
-        for target in gone.targets:
+        for target in gone.target_texts:
             lines = _infor("del", gone.code, (gone.title, gone.title, "", target), day)
             entries.setdefault(gone.file, []).extend(lines)
     for changed in plan.retitled:

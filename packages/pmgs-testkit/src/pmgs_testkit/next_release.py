@@ -11,6 +11,11 @@ release as a copy of the base with exactly those edits, in the shapes the real p
   ``FI_KAISEI_DOC`` XML gains one ``<infor>`` with ``attr="del"`` per target (the reader takes
   one ``<trans>`` per element, so several targets are several elements), and
   ``FI_KAISEI_LINK`` a row naming the XML;
+  the several targets are written in the package's fixed-width layout (``G06F   3/    00``), as
+  the real package writes some ``<trans>``, the single one canonically;
+* with ``with_chains=True``, two more abolished pairs: a chain A → B → (the one-target
+  code) → its present main group, and two codes that transfer to each other (a cycle), for
+  the chain following of ``check``;
 * an FI code retitled (``chg`` with old and new title) and an FI code added (``new``);
 * an F-term theme abolished (its theme rows, F-terms, explanations, additional codes and
   ``FI_THEME`` links leave the package);
@@ -56,12 +61,18 @@ ADDED_FILE_SYMBOL: Final = "Y"
 
 @dataclass(frozen=True, slots=True)
 class AbolishedCode:
-    """An FI code that leaves ``FI/FI``; ``targets`` in the order the XML lists them."""
+    """An FI code that leaves ``FI/FI``; ``targets`` (canonical) in the order the XML lists
+    them, ``target_texts`` as the XML writes them (default: the canonical codes)."""
 
     code: str
     title: str
     targets: tuple[str, ...]
     file: str  # FI/FI_KAISEI_DOC/<subclass>.xml
+    target_texts: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.target_texts:
+            object.__setattr__(self, "target_texts", self.targets)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,30 +215,47 @@ def _links(root: Path, group: str, pattern: str) -> list[tuple[str, str, str]]:
     return found
 
 
-def plan_next_release(package: GeneratedPackage) -> ReleasePlan:
+def plan_next_release(package: GeneratedPackage, *, with_chains: bool = False) -> ReleasePlan:
     """Choose the changes of the next release of ``package`` by fixed rules (no randomness).
 
     The package must have been generated ``with_documents=True`` (the revision XML is where
     the changes are recorded). Chosen codes are plain FI leaf subgroups of the last sections
     that no example, revision entry or link names, so that each change stands alone.
+    ``with_chains`` adds a chain (A → B → the one-target code → its present main group) and a
+    cycle (C → D, D → C) to ``abolished``, in the order A, B, C, D after the first two.
     """
     if not (package.path / "FI" / "FI_KAISEI_DOC").is_dir():
         raise ValueError("the base package needs its documents (with_documents=True)")
     leaves, rows = _candidates(package)
-    if len(leaves) < 8:
+    used = 8 if with_chains else 4
+    if len(leaves) < used + 3:
         raise ValueError("the base package has too few FI leaf codes for a next release")
     one, several, retitle, under = leaves[-1], leaves[-2], leaves[-3], leaves[-4]
-    chosen = {one, several, retitle, under}
+    chain_a, chain_b, cycle_c, cycle_d = leaves[-8:-4] if with_chains else ("", "", "", "")
+    chosen = set(leaves[-used:])
     main_groups = [code for code, _, _ in rows if code.endswith("/00") and code not in chosen]
     titles = _texts(package.path, chosen)
     theme, fterm_codes = _theme(package)
-    abolished = (
+    spread = tuple(main_groups[-4:-1])
+    abolished: tuple[AbolishedCode, ...] = (
         AbolishedCode(one, titles[one][0], (main_groups[-1],), _xml_file(one)),
-        AbolishedCode(several, titles[several][0], tuple(main_groups[-4:-1]), _xml_file(several)),
+        AbolishedCode(
+            several,
+            titles[several][0],
+            spread,
+            _xml_file(several),
+            tuple(parse_code("fi", code).fixed_width() for code in spread),
+        ),
     )
+    if with_chains:
+        links = ((chain_a, chain_b), (chain_b, one), (cycle_c, cycle_d))
+        abolished += tuple(
+            AbolishedCode(code, titles[code][0], (to,), _xml_file(code)) for code, to in links
+        )
+        abolished += (AbolishedCode(cycle_d, titles[cycle_d][0], (cycle_c,), _xml_file(cycle_d)),)
     added = AddedCode(f"{under}@{ADDED_FILE_SYMBOL}", under, ADDED_TITLE, _xml_file(under))
     retitled = RetitledCode(retitle, titles[retitle][0], NEW_TITLE, _xml_file(retitle))
-    gone = {one, several}
+    gone = {a.code for a in abolished}
     theme_links = {
         (fi, to)
         for _, fi, to in _links(package.path, "FI/FI_THEME", "fiTheme_*.csv")
@@ -236,7 +264,7 @@ def plan_next_release(package: GeneratedPackage) -> ReleasePlan:
     concordance = _links(package.path, "CONCORDANCE", "con_FItoIPC8U_*.csv")
     pairs = {(fi, ipc) for _, fi, ipc in concordance}
     removed = {(fi, ipc) for _, fi, ipc in concordance if fi in gone}
-    kept = [(fi, ipc) for _, fi, ipc in concordance if fi in leaves[:-4] and fi != retitle]
+    kept = [(fi, ipc) for _, fi, ipc in concordance if fi in leaves[:-used] and fi != retitle]
     removed.add(kept[-1])
     rights = sorted({ipc for _, _, ipc in concordance if int(ipc.split("/")[0][4:]) < 8000})
     new_pair = next((retitle, ipc) for ipc in rights if (retitle, ipc) not in pairs)

@@ -42,7 +42,11 @@ def diff(
     """
     from pmgs_core import diff_releases
 
-    with open_release(q, from_release) as old, open_release(q, to_release) as new:
+    naming = "FROM and TO (`pmgs diff JPPM2026002 current`)"
+    with (
+        open_release(q, from_release, naming=naming) as old,
+        open_release(q, to_release, naming=naming) as new,
+    ):
         record = diff_releases(old, new, scheme=scheme, under=under, limit=limit, offset=offset)
     if q.as_json:
         emit_json(record)

@@ -23,8 +23,18 @@ def _installed(root: Path, release: str) -> list[Path]:
     return sorted((root / "data" / "releases" / release).glob("*/*.sqlite"))
 
 
-def open_release(options: Options, value: str) -> Any:
-    """An open :class:`pmgs_core.PMGSStore` for ``value`` (the caller closes it)."""
+def _hint(naming: str) -> str:
+    """Where the release was named (``--release`` for check, FROM and TO for diff): the
+    hint must name an option the command has."""
+    return (
+        "`pmgs release` lists the installed releases; name one with "
+        f"{naming} as 'current', its release id or a database file."
+    )
+
+
+def open_release(options: Options, value: str, *, naming: str) -> Any:
+    """An open :class:`pmgs_core.PMGSStore` for ``value`` (the caller closes it);
+    ``naming`` says where the command took the value, for the hint of a wrong one."""
     from pmgs_core import PMGSStore, default_data_dir
 
     if value == "current":
@@ -36,6 +46,7 @@ def open_release(options: Options, value: str) -> Any:
         raise CliFailure(
             "RELEASE_NOT_FOUND",
             "name a release as 'current', a release id (JPPM2026002) or a database file",
+            hint=_hint(naming),
         )
     if options.db is not None:  # an explicit file holds one release: it must be this one
         store = options.open_store()
@@ -53,4 +64,5 @@ def open_release(options: Options, value: str) -> Any:
         "RELEASE_NOT_FOUND",
         f"release {value} {reason} in the data directory",
         details={"available": available},
+        hint=_hint(naming),
     )

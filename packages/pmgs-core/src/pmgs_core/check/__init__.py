@@ -25,10 +25,15 @@ from pmgs_core.check._formula import (
 from pmgs_core.check._records import (
     ATTENTION_STATUSES,
     CHECK_STATUSES,
+    MAX_TRANSFER_DEPTH,
+    MAX_TRANSFER_STEPS,
+    PRESENT_STATUSES,
     CheckStatus,
     CodeCheckItem,
     CodeCheckRecord,
     RevisionEvidence,
+    TransferStep,
+    TransferTarget,
 )
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.notation import InvalidCodeError, parse_code
@@ -39,11 +44,16 @@ __all__ = [
     "CHECK_STATUSES",
     "MAX_CHECK_CODES",
     "MAX_INPUT_CHARS",
+    "MAX_TRANSFER_DEPTH",
+    "MAX_TRANSFER_STEPS",
+    "PRESENT_STATUSES",
     "CheckStatus",
     "CodeCheckItem",
     "CodeCheckRecord",
     "InputKind",
     "RevisionEvidence",
+    "TransferStep",
+    "TransferTarget",
     "check_since",
     "occurrence_item",
     "read_occurrences",
@@ -102,5 +112,7 @@ def occurrence_item(index: int, found: Occurrence, default_scheme: str | None) -
         item["message"] = f"not a valid {scheme} code; expected {error.expected}"
         return item
     item["code"] = parsed.canonical
-    item["match"] = "exact" if found.body == parsed.canonical else "normalised"
+    # ``body`` is the folded text: full-width input is never an exact match
+    exact = found.body == parsed.canonical and found.text.isascii()
+    item["match"] = "exact" if exact else "normalised"
     return item

@@ -6,6 +6,13 @@ Searchers keep formulas in the style of J-PlatPat's logical expressions: codes t
 (``5H322/AA09``). This module only finds the code occurrences and where they are; what each
 is in a release is decided by :mod:`pmgs_core.check._status`.
 
+Text typed with a Japanese IME is read exactly like its ASCII twin: every character goes
+through NFKC before tokenising (``＋`` is ``+``, ``／ＦＩ`` is ``/FI``, ``［（`` are brackets, the
+ideographic space is a space), one character for one character so that every position still
+points into the original text and each occurrence's ``text`` is what was typed. A character
+whose NFKC form is several characters (``⑴`` → ``(1)``) is left as it is: it would
+otherwise smuggle brackets in that nobody typed.
+
 It fails closed: unbalanced brackets, a missing or doubled operator, or a tag other than the
 three classification tags is an error with the position, never a formula read half-way.
 The scheme of an untagged code comes from its shape only when exactly one scheme reads it;
@@ -17,7 +24,8 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from pmgs_core.errors import PMGSQueryError
@@ -51,7 +59,8 @@ _FORMULA_HINT: Final = re.compile(r"[+*\[\]()]|\s-\s|/(?:FI|FT|IP)[ \t]+\S", re.
 
 @dataclass(frozen=True, slots=True)
 class Occurrence:
-    """One code as written: its text, where it is, its tag and the code part without it."""
+    """One code as written: its text as typed, where it is, its tag and the code part
+    without it (``body``: NFKC-folded, so ``Ｇ０６Ｆ３／０４８`` is ``G06F3/048``)."""
 
     text: str
     line: int
@@ -59,6 +68,28 @@ class Occurrence:
     offset: int
     tag: str | None
     body: str
+
+
+def _fold(text: str) -> str:
+    """NFKC of each character that NFKC maps to exactly one character; the same length as
+    ``text``, so an offset in the result is the same offset in ``text``."""
+    if text.isascii():
+        return text
+    folded = []
+    for char in text:
+        one = char if char.isascii() else unicodedata.normalize("NFKC", char)
+        folded.append(one if len(one) == 1 else char)
+    return "".join(folded)
+
+
+def _as_typed(text: str, found: list[Occurrence]) -> list[Occurrence]:
+    """The occurrences read from the folded text, each with its text as typed."""
+    return [
+        replace(item, text=text[item.offset : item.offset + len(item.text)])
+        if item.offset >= 0
+        else item
+        for item in found
+    ]
 
 
 def _syntax(message: str, text: str, offset: int, reason: str = "FORMULA_SYNTAX") -> PMGSQueryError:
@@ -192,7 +223,8 @@ def _csv(text: str, column: str, limit: int) -> list[Occurrence]:
     for number, cells in enumerate(data, start=1 if data is rows else 2):
         cell = cells[index].strip() if index < len(cells) else ""
         if cell:
-            found.append(Occurrence(cell, number, index + 1, -1, *_split_tag(cell, cell, 0)))
+            folded = _fold(cell)  # per cell: a full-width comma in a cell is no separator
+            found.append(Occurrence(cell, number, index + 1, -1, *_split_tag(folded, folded, 0)))
             if len(found) > limit:
                 raise _too_many(limit)
     return found
@@ -213,15 +245,16 @@ def read_occurrences(
             {"reason": "INPUT_TOO_LARGE", "max_chars": MAX_INPUT_CHARS},
         )
     text = text.removeprefix("\ufeff")
+    folded = _fold(text)
     chosen: InputKind
     if column is not None or kind == "csv":
         if column is None:
             raise PMGSQueryError("INVALID_ARGUMENT", "a CSV input needs a column")
         chosen, found = "csv", _csv(text, column, limit)
-    elif kind == "formula" or (kind is None and _FORMULA_HINT.search(text)):
-        chosen, found = "formula", _formula(text, limit)
+    elif kind == "formula" or (kind is None and _FORMULA_HINT.search(folded)):
+        chosen, found = "formula", _as_typed(text, _formula(folded, limit))
     else:
-        chosen, found = "lines", _lines(text, limit)
+        chosen, found = "lines", _as_typed(text, _lines(folded, limit))
     if not found:
         raise PMGSQueryError("INVALID_QUERY", "the input holds no code", {"reason": "NO_CODES"})
     return chosen, found

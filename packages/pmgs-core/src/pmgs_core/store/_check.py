@@ -3,16 +3,19 @@
 Reading the formula and the record shapes are :mod:`pmgs_core.check`'s; this module resolves
 each code against the database, quoting the revision records as stored (ADR 0025): the FI
 revision documents (one segment per ``<infor>`` element, heading = the code) and the IPC
-revision table's ``amended_to`` edges. Transfer targets are never computed.
+revision table's ``amended_to`` edges. Transfer targets are never computed: each one the
+records write is read into canonical notation (the record's text kept beside it) and checked
+in turn, and an abolished target's own records are followed, bounded, to the codes present
+in the release (ADR 0031).
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from pmgs_core.errors import PMGSQueryError
-from pmgs_core.notation import parse_code
+from pmgs_core.notation import InvalidCodeError, parse_code
 from pmgs_core.records import CONTENT_ROLE, EVIDENCE_NOTICE, MAX_CHECK_CODES
 from pmgs_core.schema import SCHEMES
 from pmgs_core.store._arguments import valid_at
@@ -33,6 +36,8 @@ if TYPE_CHECKING:
         CodeCheckRecord,
         InputKind,
         RevisionEvidence,
+        TransferStep,
+        TransferTarget,
     )
 
     Resolution = tuple[CheckStatus, str, list[RevisionEvidence]]
@@ -41,6 +46,41 @@ if TYPE_CHECKING:
 def _fields(body: str) -> dict[str, str]:
     """The labelled fields of a revision segment body (format in docs/database.md)."""
     return {match.group(1): match.group(2) for match in _FIELD.finditer(body)}
+
+
+def _target(scheme: Literal["fi", "ipc"], text: str) -> TransferTarget:
+    """A transfer target as the record writes it, read into canonical notation; its status is
+    filled in by :meth:`CheckMixin._follow` (``invalid_code`` stays when the text reads as
+    no code of the scheme)."""
+    try:
+        code: str | None = parse_code(scheme, text).canonical
+        message = ""
+    except InvalidCodeError:
+        code, message = None, f"the record's text is not an {scheme.upper()} code"
+    return {
+        "text": text,
+        "scheme": scheme,
+        "code": code,
+        "status": "invalid_code",
+        "message": message,
+        "leads_to": [],
+        "chain": [],
+        "cycle": False,
+        "depth_limited": False,
+    }
+
+
+def _summary(target: TransferTarget) -> str:
+    """``G06F3/00 (present)``, ``C56L1/045 (abolished → H93V2/00)``: one target in a message."""
+    if target["code"] is None:
+        return f"{target['text']!r} (not a code)"
+    ends = [code for code in target["leads_to"] if code != target["code"]]
+    tail = f" → {', '.join(ends)}" if ends else ""
+    if target["cycle"]:
+        tail += "; a cycle"
+    if target["depth_limited"]:
+        tail += "; not followed further"
+    return f"{target['code']} ({target['status']}{tail})"
 
 
 class _StatusReader(StoreConnection):
@@ -80,9 +120,9 @@ class _StatusReader(StoreConnection):
                     "sources": [],
                 }
                 merged[head] = evidence
-            target = fields.get("移行先")
-            if target and target not in evidence["targets"]:
-                evidence["targets"].append(target)
+            target = (fields.get("移行先") or "").strip()
+            if target and target not in (t["text"] for t in evidence["targets"]):
+                evidence["targets"].append(_target("fi", target))
             evidence["sources"].append(self._source(int(file_id), str(locator)))
         return list(merged.values())
 
@@ -105,7 +145,7 @@ class _StatusReader(StoreConnection):
                 "title": f"{code} ({old})" if old else str(code),
                 "old_title": None,
                 "new_title": None,
-                "targets": [f"{to} ({version})" if version else str(to)],
+                "targets": [_target("ipc", f"{to} ({version})" if version else str(to))],
                 "document_id": None,
                 "sources": [self._source(int(file_id), str(locator))],
             }
@@ -121,9 +161,8 @@ class _StatusReader(StoreConnection):
                 return "changed", f"present; revised since {since}", recent
             return "present", "present in the release", []
         if any(e["action"] == "del" for e in evidence):
-            targets = [t for e in evidence for t in e["targets"]]
-            shown = ", ".join(targets) if targets else "none recorded"
-            return "abolished", f"abolished; transfer targets: {shown}", evidence
+            # The message names the targets once they are checked (CheckMixin._follow).
+            return "abolished", "abolished", evidence
         if evidence:
             return "abolished", "not an FI code of the release; revision records name it", evidence
         return "not_found", "no FI code of the release, and no revision record names it", []
@@ -214,15 +253,16 @@ class CheckMixin(_StatusReader):
         from pmgs_core.check import ATTENTION_STATUSES
 
         cache: dict[tuple[str, str], Resolution] = {}
+        followed: dict[tuple[str, str], str] = {}  # the item message once targets are checked
         counts: dict[str, int] = {}
         for item in items:
             scheme, code = item["scheme"], item["code"]
             if scheme is not None and code is not None:
                 key = (scheme, code)
-                if key not in cache:
-                    cache[key] = self._resolve(scheme, code, since)
-                status, message, evidence = cache[key]
-                item["status"], item["message"], item["revisions"] = status, message, evidence
+                status, message, evidence = self._resolution(cache, scheme, code, since)
+                if key not in followed:
+                    followed[key] = self._follow(code, status, message, evidence, since, cache)
+                item["status"], item["message"], item["revisions"] = status, followed[key], evidence
             counts[item["status"]] = counts.get(item["status"], 0) + 1
         return {
             "record_type": "code_check",
@@ -237,3 +277,92 @@ class CheckMixin(_StatusReader):
             "content_role": CONTENT_ROLE,
             "notice": EVIDENCE_NOTICE,
         }
+
+    def _resolution(
+        self, cache: dict[tuple[str, str], Resolution], scheme: str, code: str, since: str | None
+    ) -> Resolution:
+        key = (scheme, code)
+        if key not in cache:
+            cache[key] = self._resolve(scheme, code, since)
+        return cache[key]
+
+    def _follow(
+        self,
+        origin: str,
+        status: CheckStatus,
+        message: str,
+        evidence: list[RevisionEvidence],
+        since: str | None,
+        cache: dict[tuple[str, str], Resolution],
+    ) -> str:
+        """Check each transfer target of ``origin``'s records in turn and follow the abolished
+        ones; returns the item's message, naming the targets when ``origin`` is abolished."""
+        targets = [target for record in evidence for target in record["targets"]]
+        for target in targets:
+            self._check_target(origin, target, since, cache)
+        if status != "abolished" or not any(e["action"] == "del" for e in evidence):
+            return message
+        shown = ", ".join(_summary(t) for t in targets) if targets else "none recorded"
+        return f"abolished; transfer targets: {shown}"
+
+    def _check_target(
+        self,
+        origin: str,
+        target: TransferTarget,
+        since: str | None,
+        cache: dict[tuple[str, str], Resolution],
+    ) -> None:
+        """The target's own status, then its records depth first (ADR 0031): every step is
+        listed, a code already on the chain is a cycle (listed, not followed), and the walk
+        stops at :data:`MAX_TRANSFER_DEPTH` records or :data:`MAX_TRANSFER_STEPS` steps."""
+        from pmgs_core.check import MAX_TRANSFER_DEPTH, MAX_TRANSFER_STEPS, PRESENT_STATUSES
+
+        scheme, code = target["scheme"], target["code"]
+        if code is None:
+            return
+        target["status"], target["message"], _ = self._resolution(cache, scheme, code, since)
+        leads: list[str] = []
+        if target["status"] in PRESENT_STATUSES:
+            target["leads_to"] = [code]
+            return
+        if code == origin:
+            target["cycle"] = True
+            target["message"] += "; the record names the code itself (a cycle)"
+            return
+
+        def walk(current: str, path: tuple[str, ...], depth: int) -> None:
+            for record in self._resolution(cache, scheme, current, since)[2]:
+                for nxt in record["targets"]:
+                    if len(target["chain"]) >= MAX_TRANSFER_STEPS:
+                        target["depth_limited"] = True
+                        return
+                    step: TransferStep = {
+                        "from": current,
+                        "depth": depth,
+                        "text": nxt["text"],
+                        "code": nxt["code"],
+                        "status": "invalid_code",
+                        "cycle": False,
+                    }
+                    target["chain"].append(step)
+                    if nxt["code"] is None:
+                        continue
+                    step["status"] = self._resolution(cache, scheme, nxt["code"], since)[0]
+                    if nxt["code"] in path:
+                        step["cycle"] = target["cycle"] = True
+                    elif step["status"] in PRESENT_STATUSES:
+                        if nxt["code"] not in leads:
+                            leads.append(nxt["code"])
+                    elif depth >= MAX_TRANSFER_DEPTH:
+                        target["depth_limited"] = True
+                    else:
+                        walk(nxt["code"], (*path, nxt["code"]), depth + 1)
+
+        walk(code, (origin, code), 1)
+        target["leads_to"] = leads
+        found = "its records reach no code of the release"
+        if leads:
+            found = f"its records lead to {', '.join(leads)}"
+        tail = "; a cycle" if target["cycle"] else ""
+        tail += "; not followed further" if target["depth_limited"] else ""
+        target["message"] = f"{target['message']}; {found}{tail}"
