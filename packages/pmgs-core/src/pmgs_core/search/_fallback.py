@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
+from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import (
     ClassificationSearchPage,
     CodeMatch,
@@ -73,7 +74,10 @@ def code_matches(query: str, schemes: Sequence[str], lookup: Lookup) -> list[Cod
             parse_code(scheme, text)
         except (InvalidCodeError, ValueError):
             continue
-        record = lookup(scheme, text)
+        try:
+            record = lookup(scheme, text)
+        except PMGSQueryError:
+            continue  # read as a code but not answerable as one (e.g. two revisions at once)
         if record["match_status"] == "not_found":
             continue
         found.append(
