@@ -105,6 +105,13 @@ class SearchRequest:
     every all-terms search is split."""
 
     @property
+    def phrase_order(self) -> bool:
+        """True when the terms are the words of one phrase (one chunk cut by the analyser):
+        their order is the phrase's and weighs a little (``_rank.in_phrase_order``); the
+        order of spaced keywords is not."""
+        return self.word_split == "sudachi" and len(self.query.split()) == 1
+
+    @property
     def ranked(self) -> bool:
         """True when the ranked path answers (relevance order, or any-term matching)."""
         return self.order == "relevance" or self.match == "any"
@@ -330,7 +337,7 @@ class ContentSource:
             window=(request.limit, offset),
             cap=max(self.cap // share, 1),
             group_key=group_key,
-            phrase_order=request.word_split == "sudachi",
+            phrase_order=request.phrase_order,
         )
 
 
