@@ -222,3 +222,27 @@ def test_without_the_analyser_words_are_split_on_whitespace(reference: Reference
     # Spaced words still fall back to the any-word search, of the chunks as typed.
     assert answer["spaced"]["words"] == ["電池", "冷却する装置"]
     assert answer["spaced"]["word_split"] == "whitespace"
+
+
+def test_a_chunk_some_text_holds_stays_whole(store: PMGSStore, examples: dict[str, str]) -> None:
+    """A phrase is cut only where no text holds it as written (ADR 0033): 制御するもの is
+    written in many titles, so the any-word search keeps it whole, as it always did."""
+    phrase = examples["common_phrase"]
+    assert split_words(phrase).words == ("制御",)
+    assert split_words(phrase, held=lambda chunk: True).words == (phrase,)
+    assert split_words(phrase, held=lambda chunk: False).words == ("制御",)
+    for answer in (
+        store.search(phrase, match="any"),
+        store.search_pmgs(f"{phrase} 電池を冷却する装置", match="any")["results_by_type"][
+            "classification"
+        ],
+    ):
+        terms = [term["term"] for term in answer["terms"]]
+        assert terms[0] == phrase
+    page = store.search_pmgs(f"{phrase} 電池を冷却する装置", match="any")
+    classification = page["results_by_type"]["classification"]
+    assert [t["term"] for t in classification["terms"]] == [phrase, "電池", "冷却", "装置"]
+    assert classification["word_split"] == "sudachi"
+    texts = store.search_text(phrase, min_score=0.0)
+    assert texts["items"]
+    assert all(phrase in item["content"] for item in texts["items"])

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     )
     from pmgs_core.search._text import mime_type, search_text
     from pmgs_core.search._words import (
+        Held,
         WordSplit,
         WordSplitMethod,
         analyser_available,
@@ -76,6 +77,7 @@ __all__ = [
     "MAX_TERMS",
     "RANKED_INDEX",
     "GroupedPage",
+    "Held",
     "QueryPlan",
     "SearchReader",
     "SearchRequest",

@@ -32,7 +32,7 @@ from pmgs_core.records import (
     SearchFallback,
 )
 from pmgs_core.search._run import SearchRequest
-from pmgs_core.search._words import split_words
+from pmgs_core.search._words import Held, split_words
 
 __all__ = ["OTHER_LANGUAGE_PROBE", "code_matches", "is_empty", "no_dead_end"]
 
@@ -92,11 +92,13 @@ def code_matches(query: str, schemes: Sequence[str], lookup: Lookup) -> list[Cod
     return found
 
 
-def _any_words(request: SearchRequest) -> tuple[SearchRequest, SearchFallback] | None:
+def _any_words(
+    request: SearchRequest, held: Held | None
+) -> tuple[SearchRequest, SearchFallback] | None:
     """The any-word request of an exact one, when it can find more (several words)."""
     from pmgs_core.search._plan import MAX_TERMS, plan_words
 
-    split = split_words(request.query)
+    split = split_words(request.query, held)
     words = split.words[:MAX_TERMS]
     plan = plan_words(words)
     if plan is None or request.plan is None:
@@ -143,6 +145,7 @@ def no_dead_end(
     offsets: tuple[int, int],
     run: RunPage,
     lookup: Lookup,
+    held: Held | None = None,
 ) -> CombinedSearchPage:
     """The answer with ``code_matches``, ``fallback`` and ``other_language`` (module doc).
 
@@ -157,7 +160,7 @@ def no_dead_end(
     if codes or not is_empty(page):
         return page  # a code is answered by its lookup, not by the words of its notation
     if request.match == "all" and (offsets == (0, 0) or is_empty(run(request, 0, 0))):
-        switched = _any_words(request)
+        switched = _any_words(request, held)
         if switched is not None:
             any_request, fallback = switched
             any_page = run(any_request, *offsets)

@@ -31,12 +31,20 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from pmgs_core.search._plan import MAX_TERMS, QueryPlan, plan_words
 
-__all__ = ["WordSplit", "WordSplitMethod", "analyser_available", "any_plan", "split_words"]
+__all__ = [
+    "Held",
+    "WordSplit",
+    "WordSplitMethod",
+    "analyser_available",
+    "any_plan",
+    "split_words",
+]
 
 WordSplitMethod = Literal["sudachi", "whitespace"]
 
@@ -132,24 +140,34 @@ def _chunk_words(tokenizer: Any, chunk: str) -> list[str]:
     return words
 
 
-def split_words(query: str) -> WordSplit:
+Held = Callable[[str], bool]
+"""Whether some text of the release holds a chunk as written (the store's exact search)."""
+
+
+def split_words(query: str, held: Held | None = None) -> WordSplit:
     """The words of ``query``: each whitespace chunk, and each Japanese chunk cut into its
     content words by the analyser (module doc). A chunk whose morphemes are all left out
-    (only particles, say) is kept whole, so that no typed chunk vanishes silently."""
+    (only particles, say) is kept whole, so that no typed chunk vanishes silently; so is a
+    chunk that ``held`` says a text holds as written (``制御するもの``): a phrase is cut
+    only where it is written in no text."""
     chunks = query.split()
     with _lock:
         tokenizer = _analyser() if any(_JAPANESE.search(chunk) for chunk in chunks) else None
-        words: list[str] = []
-        for chunk in chunks:
-            found = _chunk_words(tokenizer, chunk) if tokenizer and _JAPANESE.search(chunk) else []
-            words.extend(found or [chunk])
+        found = [
+            _chunk_words(tokenizer, chunk) if tokenizer and _JAPANESE.search(chunk) else []
+            for chunk in chunks
+        ]
+    words: list[str] = []
+    for chunk, parts in zip(chunks, found, strict=True):
+        whole = not parts or (parts != [chunk] and held is not None and held(chunk))
+        words.extend([chunk] if whole else parts)
     split = tuple(dict.fromkeys(words))
     method: WordSplitMethod = "whitespace" if split == tuple(dict.fromkeys(chunks)) else "sudachi"
     return WordSplit(split, method)
 
 
-def any_plan(query: str) -> tuple[QueryPlan | None, WordSplitMethod]:
+def any_plan(query: str, held: Held | None = None) -> tuple[QueryPlan | None, WordSplitMethod]:
     """The plan of the any-word search of ``query``: its words (:func:`split_words`), at most
     :data:`~pmgs_core.search._plan.MAX_TERMS` (the first ones), and how they were found."""
-    split = split_words(query)
+    split = split_words(query, held)
     return plan_words(split.words[:MAX_TERMS]), split.method

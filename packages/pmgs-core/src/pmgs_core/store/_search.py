@@ -79,7 +79,14 @@ class SearchMixin(StoreConnection):
         page = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
         request = _ranked_request(
-            query, plan, page, checked_schemes, None, (order, match, min_score), ipc_editions
+            query,
+            plan,
+            page,
+            checked_schemes,
+            None,
+            (order, match, min_score),
+            ipc_editions,
+            held=self._held(page[0], checked_schemes, None),
         )
         reader = self._search_reader()
         return self._locked(lambda: _engine.search_classifications(reader, request, checked_offset))
@@ -107,7 +114,15 @@ class SearchMixin(StoreConnection):
         page = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
         kinds = check_kinds(document_kinds)
-        request = _ranked_request(query, plan, page, [], kinds, (order, match, min_score))
+        request = _ranked_request(
+            query,
+            plan,
+            page,
+            [],
+            kinds,
+            (order, match, min_score),
+            held=self._held(page[0], None, kinds),
+        )
         reader = self._search_reader()
         return self._locked(lambda: _engine.search_documents(reader, request, checked_offset))
 
@@ -149,8 +164,16 @@ class SearchMixin(StoreConnection):
         class_offset = check_offset(classification_offset, "classification_offset")
         doc_offset = check_offset(document_offset, "document_offset")
         kinds = check_kinds(document_kinds)
+        held = self._held(page[0], checked_schemes, kinds)
         request = _ranked_request(
-            query, plan, page, checked_schemes, kinds, (order, match, min_score), ipc_editions
+            query,
+            plan,
+            page,
+            checked_schemes,
+            kinds,
+            (order, match, min_score),
+            ipc_editions,
+            held=held,
         )
         reader = self._search_reader()
 
@@ -171,7 +194,33 @@ class SearchMixin(StoreConnection):
             (class_offset, doc_offset),
             run,
             lambda scheme, code: lookup(scheme, code, release, relation_limit=1),
+            held,
         )
+
+    def _held(
+        self, language: str, schemes: Sequence[str] | None, kinds: list[str] | None
+    ) -> _engine.Held:
+        """Whether a text of the release (classifications of ``schemes``, documents of
+        ``kinds``, in ``language``) holds a chunk as written: the exact search, one hit."""
+        reader = self._search_reader()
+        searched = list(schemes or ["fi", "fterm", "ipc"])
+
+        def held(chunk: str) -> bool:
+            request = _engine.SearchRequest(
+                chunk, _engine.plan_query(chunk), language, 1, searched, kinds
+            )
+            page = self._locked(
+                lambda: _engine.search_combined(
+                    reader,
+                    request,
+                    ["classification", "document"],
+                    classification_offset=0,
+                    document_offset=0,
+                )
+            )
+            return not _engine.is_empty(page)
+
+        return held
 
     def code_titles(self, refs: Sequence[CodeRef], language: str = "ja") -> list[str | None]:
         """The title (first text line, latest revision) of each referenced code, in order.
@@ -209,10 +258,10 @@ class SearchMixin(StoreConnection):
         _engine.check_query(content)
         checked_language, checked_limit = self._check_search_page(release, language, limit)
         _, _, checked_min = check_ranking("relevance", "any", min_score)
-        plan, word_split = _engine.any_plan(content)
         if not isinstance(group_by_document, bool):
             raise PMGSQueryError("INVALID_ARGUMENT", "group_by_document must be true or false")
         schemes, kinds, types = _category(category)
+        plan, word_split = _engine.any_plan(content, self._held(checked_language, schemes, kinds))
         request = _engine.SearchRequest(
             content,
             plan,
@@ -241,6 +290,8 @@ def _ranked_request(
     kinds: list[str] | None,
     ranking: tuple[object, object, object],
     ipc_editions: Sequence[str] | None = None,
+    *,
+    held: _engine.Held | None = None,
 ) -> _engine.SearchRequest:
     """The request of ``search``, ``search_documents`` and ``search_pmgs``: ranking and IPC
     editions are checked last, after the page and the offsets (the order bad input is told in).
@@ -250,7 +301,7 @@ def _ranked_request(
     language, limit = page
     word_split = None
     if match == "any" and plan is not None:
-        plan, word_split = _engine.any_plan(query)
+        plan, word_split = _engine.any_plan(query, held)
     return _engine.SearchRequest(
         query,
         plan,
