@@ -307,7 +307,10 @@ def _diff_pages(
         f"`{cli['before_ref']}` (both releases read into Python, the whole diff sorted for "
         "every page), *after* computes the page and the counts in SQL over both databases. "
         "Peak RSS is the whole command's (interpreter and imports included); *same output* "
-        "compares the printed pages byte for byte."
+        "compares the printed pages byte for byte. A filtered command's time is almost all "
+        "the interpreter's start-up and imports (the same call in process is in the table "
+        "above); the whole-release command reads every code and link of both releases to count "
+        "them, which is where its time goes."
     )
     return table, checks, note
 
