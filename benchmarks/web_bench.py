@@ -82,6 +82,19 @@ def addresses(db: Path, seed: int, count: int) -> dict[str, list[str]]:
                 "AND status = 'canonical'"
             )
             pages[f"code_{scheme}"] = [_code_path(scheme, c, e) for c, e in rows]
+        # J-PlatPat's group list and same-level view of FI subgroups (issue 40), and IPC
+        # codes of the older editions (no versions table).
+        subgroups = sample(
+            "SELECT code FROM concept WHERE scheme = 'fi' AND kind = 'subgroup' "
+            "AND status = 'canonical'"
+        )
+        pages["code_fi_group"] = [_code_path("fi", c, "") + "?view=group" for (c,) in subgroups]
+        pages["code_fi_same"] = [_code_path("fi", c, "") + "?view=same" for (c,) in subgroups]
+        older = sample(
+            "SELECT code, edition FROM concept WHERE scheme = 'ipc' AND edition != '8U' "
+            "AND status = 'canonical'"
+        )
+        pages["code_ipc_older_edition"] = [_code_path("ipc", c, e) for c, e in older]
         themes = sample("SELECT code FROM concept WHERE scheme = 'fterm' AND kind = 'theme'")
         pages["theme_grid"] = [f"/theme/{t}" for (t,) in themes]
         largest = conn.execute(

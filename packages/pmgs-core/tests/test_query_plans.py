@@ -205,6 +205,13 @@ def _calls(
             "code_titles",
             lambda s: s.code_titles([r["target"] for r in s.lookup("ipc", ipc)["relations"]]),
         ),
+        (
+            "code_markers",
+            lambda s: s.code_markers(
+                [r["target"] for r in s.lookup("fi", fi)["relations"]]
+                + [r["target"] for r in s.lookup("ipc", ipc)["relations"]]
+            ),
+        ),
         ("release_info", lambda s: s.release_info()),
         ("categories", lambda s: s.categories()),
         (

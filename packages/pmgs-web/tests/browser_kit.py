@@ -72,7 +72,8 @@ class Watch:
 
 
 @contextmanager
-def browser_page(base: str, **context_options: Any) -> Iterator[tuple[Any, Watch]]:
+def browser_page(base: str, *also: str, **context_options: Any) -> Iterator[tuple[Any, Watch]]:
+    """A page whose requests may go to ``base`` (and the servers ``also``) only."""
     from playwright.sync_api import sync_playwright
 
     watch = Watch(base)
@@ -86,7 +87,7 @@ def browser_page(base: str, **context_options: Any) -> Iterator[tuple[Any, Watch
             def route(route: Any) -> None:
                 url = route.request.url
                 watch.requests.append(url)
-                if url.startswith(base + "/"):
+                if any(url.startswith(allowed + "/") for allowed in (base, *also)):
                     route.continue_()
                 else:
                     watch.outside.append(url)

@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 
 from pmgs_build import build_database, sample_package_path, setup_release
 from pmgs_core import PMGSStore
-from pmgs_testkit import generate_package
+from pmgs_testkit import corrupt, generate_package
 from pmgs_web import create_app
 from pmgs_web.releases import StoreSet
 
@@ -74,6 +74,18 @@ def hostile_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     text_file.write_text(original.replace(target, HOSTILE_TEXT), encoding="utf-8-sig")
     db = root / "hostile.sqlite"
     build_database(package, db)
+    return db
+
+
+@pytest.fixture(scope="session")
+def quarantine_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample with one FI code the builder cannot read, kept aside in quarantine."""
+    root = tmp_path_factory.mktemp("quarantine")
+    package = root / "JPPM2026002"
+    shutil.copytree(sample_package_path(), package)
+    corrupt(package, "bad_fi_code")
+    db = root / "quarantine.sqlite"
+    build_database(package, db, quarantine_budget=1.0)
     return db
 
 

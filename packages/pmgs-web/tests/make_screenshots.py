@@ -1,14 +1,19 @@
-"""Write one screenshot of each page kind to a directory (``docs/images`` by default).
+"""Screenshots of every page type at 1280 and 390 px (``docs/images`` by default).
 
     uv run python packages/pmgs-web/tests/make_screenshots.py [DIR]
 
 Builds the embedded synthetic sample into a temporary database, starts ``pmgs web`` on it
-and photographs the pages in Debian's Chromium (no browser download). Only the first
-screen of each page is kept, so the PNGs stay small.
+and photographs the pages in Debian's Chromium (no browser download): each page type of
+``page_types.PAGE_TYPES`` as ``web-<type>-1280.png`` and ``web-<type>-390.png``, plus the
+English grid. The quarantine page is taken from the sample with one unreadable FI code (the
+sample itself keeps nothing aside). Only the first screen of each page is kept and the PNGs
+are written with a reduced palette when Pillow is installed, so they stay small.
 """
 
 from __future__ import annotations
 
+import io
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -16,37 +21,53 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from browser_kit import browser_page, viewer_server
+from page_types import PAGE_TYPES, in_language
 
 from pmgs_build import build_database, sample_package_path
+from pmgs_testkit import corrupt
 
-PAGES = {
-    "web-home.png": "/",
-    "web-fi-code.png": "/fi/A40Y1/02@A",
-    "web-ipc-code.png": "/ipc/A40Y1/02?edition=8U",
-    "web-fterm-grid.png": "/theme/2D673",
-    "web-document.png": "/document/fterm_explanation:ja:2D673",
-    "web-search.png": "/search?q=制御",
-    "web-fterm-grid-en.png": "/theme/2D673?lang=en",
-}
+WIDTHS = {1280: 800, 390: 844}
+"""Viewport width: height (a laptop screen and a phone)."""
+EXTRA = {"fterm-grid-en": in_language(PAGE_TYPES["fterm-grid"], "en")}
+
+
+def _small_png(data: bytes) -> bytes:
+    """The screenshot with at most 64 colours (text and flat colours lose nothing visible)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return data
+    image = Image.open(io.BytesIO(data)).convert("RGB").quantize(colors=64)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
 
 
 def main() -> int:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/images")
     out.mkdir(parents=True, exist_ok=True)
+    pages = {**PAGE_TYPES, **EXTRA}
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "sample.sqlite"
         build_database(sample_package_path(), db)
-        with (
-            viewer_server(db) as server,
-            browser_page(server.url, viewport={"width": 1100, "height": 760}) as (page, watch),
-        ):
-            for name, path in PAGES.items():
-                page.goto(server.url + path)
-                page.screenshot(path=str(out / name))
-                print(f"{out / name}")
-            if watch.outside or watch.console_errors:
-                print(f"outside: {watch.outside} console: {watch.console_errors}")
-                return 1
+        package = Path(tmp) / "JPPM2026002"
+        shutil.copytree(sample_package_path(), package)
+        corrupt(package, "bad_fi_code")
+        kept_aside = Path(tmp) / "quarantine.sqlite"
+        build_database(package, kept_aside, quarantine_budget=1.0)
+        with viewer_server(db) as server, viewer_server(kept_aside) as second:
+            for width, height in WIDTHS.items():
+                viewport = {"width": width, "height": height}
+                with browser_page(server.url, second.url, viewport=viewport) as (page, watch):
+                    for name, path in pages.items():
+                        base = second.url if name == "quarantine" else server.url
+                        page.goto(base + path)
+                        target = out / f"web-{name}-{width}.png"
+                        target.write_bytes(_small_png(page.screenshot()))
+                        print(target)
+                    if watch.outside:
+                        print(f"requests outside the server: {watch.outside}")
+                        return 1
     return 0
 
 

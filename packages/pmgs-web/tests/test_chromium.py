@@ -79,7 +79,7 @@ def test_search_code_grid_document_and_back(
         page.locator(f'ol.hits a.code:text-is("{TERM}")').first.click()
         page.wait_for_url(f"**/fterm/{TERM}*")
         assert page.locator("#code").inner_text() == TERM
-        assert label in _shown_texts(page, "dl.texts dd .body")
+        assert label in _shown_texts(page, "ul.texts .body")
         _check_links(page, server.url, checked)
 
         # Its theme grid: every canonical viewpoint and term is a cell link.
@@ -98,6 +98,8 @@ def test_search_code_grid_document_and_back(
         shown_bodies = _shown_texts(page, "article.segment p.body")
         assert shown_bodies == [body.strip() for _s, body, _l in segments(oracle, document)][:20]
         _check_links(page, server.url, checked)
+        # The related codes are folded after the text: open them, then follow the term.
+        page.locator("details.related-box summary").click()
         page.locator(f'ul.related a.code:text-is("{TERM}")').click()
         page.wait_for_url(f"**/fterm/{TERM}*")
         assert page.locator("#code").inner_text() == TERM

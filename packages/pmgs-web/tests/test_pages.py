@@ -10,11 +10,14 @@ import pytest
 from starlette.testclient import TestClient
 from web_oracle import (
     children,
+    code_title,
+    grid_of,
     hrefs,
     linked_codes,
     parent_chain,
     segments,
     shown,
+    term_depth,
     texts,
     theme_codes,
     theme_fi_coverage,
@@ -89,10 +92,15 @@ def test_fi_code_page_texts_breadcrumbs_children_relations(
     # The parent page lists this code among its children, one dot deeper than the parent.
     parent = parent_chain(oracle, "fi", FI_CODE)[-1]
     parent_page = client.get(f"/fi/{parent}").text
-    tree = parent_page.split('class="tree"', 1)[1].split("</ul>", 1)[0]
+    tree = parent_page.split('id="view-target"', 1)[1].split("</ul>", 1)[0]
     listed = re.findall(r'class="code" href="[^"]*">([^<]+)</a>', tree)
-    assert sorted(listed) == children(oracle, "fi", parent)
-    assert '<span class="dots">・・</span><a class="code" href="/fi/A40Y1/02@A">' in tree
+    chain = parent_chain(oracle, "fi", parent)
+    assert listed[: len(chain) + 1] == [*chain, parent]
+    assert sorted(listed[len(chain) + 1 :]) == children(oracle, "fi", parent)
+    assert (
+        '<span class="dots" aria-hidden="true">・・</span><a class="code" href="/fi/A40Y1/02@A">'
+        in tree
+    )
     # Relations are links: the concordance to IPC and the F-term theme with its grid.
     links = hrefs(html)
     assert "/ipc/A40Y1/02?edition=8U" in links
@@ -132,37 +140,61 @@ def test_ipc_page_versions_and_validity(client: TestClient, oracle: sqlite3.Conn
 
 
 @pytest.mark.parametrize("theme", ["2D673", "3K991", "4C083", "5N036"])
-def test_theme_grid_cells_coverage_and_explanation(
+def test_theme_grid_numbered_columns_bands_and_sub_terms(
     client: TestClient, oracle: sqlite3.Connection, theme: str
 ) -> None:
+    """One band per viewpoint; a term in the line of its tens and the column of its units,
+    blanks kept; column headings 0–9; the viewpoint's title in the band's header; a term
+    below another term marked with one dot a level below the viewpoint's own terms."""
     page = client.get(f"/theme/{theme}")
     assert page.status_code == 200
-    links = hrefs(page.text)
-    grid = page.text.split('class="grid"', 1)[1].split("</table>", 1)[0]
-    grid_links = sorted(h.removeprefix("/fterm/") for h in hrefs(grid))
-    assert grid_links == theme_codes(oracle, theme)
-    lower = re.findall(r'<td class="lower [^"]*"><a href="/fterm/([^"]+)"', grid)
-    deeper = oracle.execute(
-        "SELECT c.code FROM relation AS r JOIN concept AS c ON c.id = r.from_concept_id "
-        "JOIN concept AS p ON p.id = r.to_concept_id WHERE r.kind = 'parent' "
-        "AND c.code LIKE ? AND length(p.code) > 7 AND c.status = 'canonical'",
-        (theme + "%",),
-    ).fetchall()
-    assert sorted(lower) == sorted(code for (code,) in deeper)
+    grid = grid_of(page.text)
+    assert grid.headings[1:] == [str(d) for d in range(10)]
+    canonical = theme_codes(oracle, theme)
+    viewpoints = [c for c in canonical if len(c) == 7]
+    assert [band["header_href"] for band in grid.bands] == [f"/fterm/{v}" for v in viewpoints]
+    for viewpoint, band in zip(viewpoints, grid.bands, strict=True):
+        header = str(band["header"])
+        assert header.startswith(viewpoint[5:])
+        assert code_title(oracle, "fterm", viewpoint) in header
+        terms = [c for c in canonical if c.startswith(viewpoint) and c != viewpoint]
+        tens = sorted({0} | {int(t[7:]) // 10 for t in terms})
+        lines = band["lines"]
+        assert isinstance(lines, list)
+        assert len(lines) == len(tens)
+        expected: dict[tuple[int, int], str] = {
+            (tens.index(int(t[7:]) // 10), int(t[7:]) % 10): t for t in terms
+        }
+        for line_index, line in enumerate(lines):
+            assert len(line) == 10  # blanks are kept as cells
+            for column, cell in enumerate(line):
+                code = expected.get((line_index, column))
+                if code is None:
+                    assert cell["href"] is None
+                    assert "empty" in cell["class"]
+                    continue
+                assert cell["href"] == f"/fterm/{code}"
+                depth = term_depth(oracle, code)
+                assert (cell["sub"] or "") == "・" * (depth - 1), code
+                assert ("lower" in cell["class"]) == (depth > 1)
     if theme == THEME:
-        assert lower  # the sample has terms below terms here
-    viewpoints = [c for c in theme_codes(oracle, theme) if len(c) == 7]
-    # Ten terms a line: a viewpoint's header spans as many lines as it needs.
-    for viewpoint in viewpoints:
-        terms = [
-            c for c in theme_codes(oracle, theme) if c.startswith(viewpoint) and c != viewpoint
-        ]
-        lines = max(1, -(-len(terms) // 10))
-        header = f'rowspan="{lines}"><a class="code" href="/fterm/{viewpoint}"'
-        assert header in grid
-    assert grid.count('<th scope="row"') == len(viewpoints)
-    for code in theme_fi_coverage(oracle, theme):
-        assert f"/fi/{quote(code, safe='/@,')}" in links
+        assert any(term_depth(oracle, c) > 1 for c in canonical if len(c) == 9)
+
+
+@pytest.mark.parametrize("theme", ["2D673", "4C083"])
+def test_theme_coverage_with_titles_comes_before_the_grid(
+    client: TestClient, oracle: sqlite3.Connection, theme: str
+) -> None:
+    html = client.get(f"/theme/{theme}").text
+    coverage = theme_fi_coverage(oracle, theme)
+    assert coverage
+    box = html.split('class="coverage-box"', 1)[1].split("</section>", 1)[0]
+    assert html.index('class="coverage-box"') < html.index('class="grid"')
+    for code in coverage:
+        href = f"/fi/{quote(code, safe='/@,')}"
+        assert f'<a class="code" href="{href}">{code}</a> <span class="label">' in box
+        assert shown(code_title(oracle, "fi", code)) in box
+    links = hrefs(html)
     documents = oracle.execute(
         "SELECT d.document_key FROM document_link AS l JOIN document AS d "
         "ON d.id = l.document_id JOIN concept AS c ON c.id = l.concept_id "
@@ -171,8 +203,8 @@ def test_theme_grid_cells_coverage_and_explanation(
     ).fetchall()
     for (key,) in documents:
         assert f"/document/{key}" in links
-    for body, _file, _locator in texts(oracle, "fterm", theme, "ja"):
-        assert shown(body) in page.text
+    heading = html.split("<h1>", 1)[1].split("</h1>", 1)[0]
+    assert shown(code_title(oracle, "fterm", theme)) in heading
 
 
 def test_document_page_segments_paging_and_codes(

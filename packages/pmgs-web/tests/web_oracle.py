@@ -122,3 +122,101 @@ def hrefs(html: str) -> list[str]:
 
 def without_tags(html: str) -> str:
     return re.sub(r"<[^>]+>", "", html)
+
+
+def term_depth(conn: sqlite3.Connection, term: str) -> int:
+    """1 for a term right under its viewpoint, 2 for a term under such a term, …"""
+    chain = parent_chain(conn, "fterm", term)
+    return len(chain) - chain.index(term[:7])
+
+
+def code_title(conn: sqlite3.Connection, scheme: str, code: str, edition: str = "") -> str:
+    rows = texts(conn, scheme, code, "ja", edition)
+    return rows[0][0] if rows else ""
+
+
+def markers(conn: sqlite3.Connection, scheme: str, code: str, edition: str = "") -> list[str]:
+    """J-PlatPat's markers of a code, written from their definitions: an F-term theme, a
+    concordance relation, an FI handbook document about it."""
+    concept = concept_id(conn, scheme, code, edition)
+    found = []
+    if conn.execute(
+        "SELECT 1 FROM relation WHERE kind = 'theme' AND from_concept_id = ?", (concept,)
+    ).fetchone():
+        found.append("F")
+    if conn.execute(
+        "SELECT 1 FROM relation WHERE kind = 'concordance' "
+        "AND ? IN (from_concept_id, to_concept_id)",
+        (concept,),
+    ).fetchone():
+        found.append("CC")
+    if conn.execute(
+        "SELECT 1 FROM document_link l JOIN document d ON d.id = l.document_id "
+        "WHERE d.kind = 'fi_handbook' AND l.role = 'subject' AND l.concept_id = ?",
+        (concept,),
+    ).fetchone():
+        found.append("HB")
+    return found
+
+
+class _Grid(HTMLParser):
+    """The F-term grid of a page: for each band its row header and its lines of cells."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.headings: list[str] = []
+        self.bands: list[dict[str, object]] = []
+        self._in_table = False
+        self._in_head = False
+        self._cell: dict[str, object] | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attr = dict(attrs)
+        if tag == "table" and "grid" in (attr.get("class") or ""):
+            self._in_table = True
+        if not self._in_table:
+            return
+        if tag == "thead":
+            self._in_head = True
+        elif tag == "tbody":
+            self.bands.append({"header": "", "lines": []})
+        elif tag == "tr" and not self._in_head:
+            self.bands[-1]["lines"].append([])  # type: ignore[attr-defined]
+        elif tag in {"td", "th"}:
+            self._cell = {"tag": tag, "class": attr.get("class") or "", "href": None, "sub": ""}
+            self._text = []
+        elif tag == "a" and self._cell is not None and self._cell["href"] is None:
+            self._cell["href"] = attr.get("href")
+        elif tag == "span" and self._cell is not None and attr.get("class") == "sub":
+            self._cell["sub"] = None  # filled by the next text
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            if self._cell["sub"] is None:
+                self._cell["sub"] = data
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self._in_table:
+            return
+        if tag == "table":
+            self._in_table = False
+        elif tag == "thead":
+            self._in_head = False
+        elif tag in {"td", "th"} and self._cell is not None:
+            self._cell["text"] = "".join(self._text).strip()
+            if self._in_head:
+                self.headings.append(str(self._cell["text"]))
+            elif tag == "th":
+                self.bands[-1]["header"] = self._cell["text"]
+                self.bands[-1]["header_href"] = self._cell["href"]
+            else:
+                self.bands[-1]["lines"][-1].append(self._cell)  # type: ignore[index]
+            self._cell = None
+
+
+def grid_of(html: str) -> _Grid:
+    parser = _Grid()
+    parser.feed(html)
+    return parser

@@ -87,7 +87,7 @@ from pmgs_core.schema import (
     SCHEMA_VERSION,
     SCHEMES,
 )
-from pmgs_core.store import MAX_LIMIT, PMGSStore
+from pmgs_core.store import MAX_LIMIT, CodeMarkers, PMGSStore
 from pmgs_core.viewer_paths import code_viewer_path, document_viewer_path
 
 if TYPE_CHECKING:
@@ -187,6 +187,7 @@ __all__ = [
     "ClassificationSearchPage",
     "CodeCheckRecord",
     "CodeContext",
+    "CodeMarkers",
     "CodeRef",
     "Collection",
     "CollectionCategories",

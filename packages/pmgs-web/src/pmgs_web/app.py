@@ -26,9 +26,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from pmgs_core import PMGSQueryError, PMGSStore
+from pmgs_core import ERROR_CATEGORIES, PMGSQueryError, PMGSStore
 from pmgs_web import pages_code, pages_misc
-from pmgs_web.i18n import label
+from pmgs_web.i18n import label, value_label
 from pmgs_web.links import Linker
 from pmgs_web.releases import StoreSet
 from pmgs_web.view import PageRequest, View, check_language, status_of
@@ -52,6 +52,7 @@ _HEADERS: Final = {
 }
 _SCHEMES: Final = ("fi", "fterm", "ipc")
 _CSS: Final = files("pmgs_web").joinpath("static/style.css").read_bytes()
+_ICON: Final = files("pmgs_web").joinpath("static/favicon.svg").read_bytes()
 
 
 def _mark(text: str, terms: list[str]) -> Markup:
@@ -133,6 +134,7 @@ class _Viewer:
                 return self._error(as_json, links, "NOT_FOUND", "no page at this address", 404)
             release = request.query_params.get("release") or "current"
             store = self.stores.select(release)
+            links.release_checked = True
             req = PageRequest(store, release, language, request.query_params, links)
             view = handler(req)
         except PMGSQueryError as error:
@@ -154,6 +156,7 @@ class _Viewer:
         body = template.render(
             **view.context,
             t=lambda key: label(key, language),
+            v=lambda prefix, value: value_label(prefix, value, language),
             lang=language,
             links=links,
             title=view.title,
@@ -167,7 +170,13 @@ class _Viewer:
         record = {"code": code, "message": message}
         if as_json:
             return _json({"error": record}, status)
-        view = View("error.html", {"error": record}, record, status, code)
+        if not links.release_checked:
+            # The release asked for may be the fault: no link of this page keeps it.
+            links.sticky.pop("release", None)
+            links.query.pop("release", None)
+        category = "internal" if status == 500 else ERROR_CATEGORIES.get(code, "input")  # type: ignore[call-overload]
+        context = {"error": record, "category": category}
+        view = View("error.html", context, record, status, label("error", links.language))
         return self._html(view, links)
 
 
@@ -179,6 +188,12 @@ def _json(record: object, status: int) -> Response:
 async def _css(request: Request) -> Response:
     return Response(
         _CSS, headers={**_HEADERS, "Cache-Control": "max-age=3600"}, media_type="text/css"
+    )
+
+
+async def _icon(request: Request) -> Response:
+    return Response(
+        _ICON, headers={**_HEADERS, "Cache-Control": "max-age=86400"}, media_type="image/svg+xml"
     )
 
 
@@ -210,6 +225,8 @@ def create_app(stores: StoreSet) -> ASGIApp:
     app = Starlette(
         routes=[
             Route("/static/style.css", _css, methods=["GET", "HEAD"]),
+            Route("/static/favicon.svg", _icon, methods=["GET", "HEAD"]),
+            Route("/favicon.ico", _icon, methods=["GET", "HEAD"]),
             Route("/{path:path}", endpoint, methods=["GET", "HEAD"]),
         ]
     )

@@ -27,3 +27,11 @@ def label(key: str, language: str) -> str:
     if pair is None:
         return key
     return pair[1] if language == "en" and pair[1] else pair[0]
+
+
+def value_label(prefix: str, value: object, language: str) -> str:
+    """A package or engine value (a kind, a status, a relation kind) in the page's language:
+    the label ``prefix.value`` when there is one, else the value as it is."""
+    text = "" if value is None else str(value)
+    key = f"{prefix}.{text}"
+    return label(key, language) if key in _LABELS else text

@@ -34,6 +34,8 @@ class Linker:
         self.query = dict(query)
         self.language = language
         self.sticky: dict[str, str] = {}
+        self.release_checked = False
+        """False until the store of the asked release is open (an error page then drops it)."""
         if query.get("release") not in {None, "", "current"}:
             self.sticky["release"] = query["release"]
         if language != "ja":

@@ -10,27 +10,26 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from pmgs_core import ClassificationRecord, HierarchySummary, PMGSQueryError
+from pmgs_core import ClassificationRecord, CodeRef, HierarchySummary, PMGSQueryError
+from pmgs_web.code_lists import VIEWS, code_lists, dots_for, offered_views
+from pmgs_web.grid import GRID_COLUMNS, grid_rows
+from pmgs_web.i18n import label
 from pmgs_web.view import PageRequest, View, int_param
 
 __all__ = ["code_page", "scheme_index", "theme_grid"]
 
-CHILD_PAGE: Final = 50
 RELATION_PAGE: Final = 50
 GRID_PAGE: Final = 200
 GRID_MAX_PAGES: Final = 20
 """A theme grid reads at most 4,000 viewpoints and terms (the largest real theme is far below)."""
-GRID_COLUMNS: Final = 10
 SECTIONS: Final = tuple("ABCDEFGH")
-
-_DOT_BASE: Final = {"fi": 3, "ipc": 3, "fterm": 2}
-"""Parents above the first dotted level: section, class, subclass; or theme, viewpoint."""
 
 _NOT_FOUND_STATUS: Final = {"not_found": 404, "version_not_found": 404}
 
 
-def dots_for(scheme: str, parent_count: int) -> int:
-    return max(0, parent_count - _DOT_BASE.get(scheme, 0))
+def _title(record: ClassificationRecord) -> str:
+    """The code's title: its first text line (empty when the package has none)."""
+    return record["texts"][0]["body"] if record["texts"] else ""
 
 
 def _lookup_texts(req: PageRequest, scheme: str, code: str, edition: str | None) -> Any:
@@ -46,6 +45,9 @@ def code_page(req: PageRequest, scheme: str, code: str) -> View:
     version = req.text("version", 32) or None
     relation_offset = int_param(req.query, "relation_offset") or 0
     child_offset = int_param(req.query, "child_offset") or 0
+    view = req.text("view", 8) or "target"
+    if view not in VIEWS:
+        raise PMGSQueryError("INVALID_ARGUMENT", "view must be target, group or same")
     record: ClassificationRecord = req.store.lookup(
         scheme,
         code,
@@ -62,31 +64,68 @@ def code_page(req: PageRequest, scheme: str, code: str) -> View:
         found_edition = record["edition"]
         parents = req.store.hierarchy(
             "parents", scheme, record["code"], req.release, found_edition, req.language
-        )
-        children = req.store.hierarchy(
-            "children",
-            scheme,
-            record["code"],
-            req.release,
-            found_edition,
-            req.language,
-            limit=CHILD_PAGE,
-            offset=child_offset,
-        )
+        )["items"]
+        offered = offered_views(scheme, len(parents))
         fallback = None
         if not record["texts"]:
             fallback = _lookup_texts(req, scheme, record["code"], found_edition)
+        shown_record = fallback if fallback and fallback["texts"] else record
+        lists = code_lists(
+            req, shown_record, parents, view if view in offered else "target", child_offset
+        )
+        relations = _group_relations(record)
+        targets = [r["target"] for _kind, group in relations for r in group]
+        titles = req.store.code_titles(targets, req.language) if targets else []
         context.update(
-            parents=parents["items"],
-            children=children,
-            dots=dots_for(scheme, parents["count"]),
-            child_dots=dots_for(scheme, parents["count"] + 1),
+            parents=parents,
+            views=offered,
+            dots=dots_for(scheme, len(parents)),
             fallback_texts=fallback["texts"] if fallback else [],
             theme=record["code"][:5] if scheme == "fterm" else None,
-            relation_groups=_group_relations(record),
+            relation_rows=_relation_rows(relations, titles),
+            relation_versions=any(
+                r["from_version"] or r["to_version"] for _k, group in relations for r in group
+            ),
+            own_markers=req.store.code_markers([_self_ref(record)])[0],
+            has_versions=any(
+                v["version"] or v["valid_from"] or v["valid_to"]
+                for v in record["available_versions"]
+            ),
+            named_properties=[p for p in record["properties"] if p["name"] in _NAMED],
+            raw_properties=[p for p in record["properties"] if p["name"] not in _NAMED],
+            **lists,
         )
-    title = f"{scheme.upper()} {record['code']}"
+    title = f"{record['code']} {_title(record)}".strip()
     return View("code.html", context, record, status, title)
+
+
+_NAMED: Final = frozenset(
+    {"fi_coverage", "fi_revision_note", "theme_group", "translation_status_en", "sort_number"}
+)
+"""Properties shown with a name; the other columns (flags) are folded as the package's."""
+
+
+def _self_ref(record: ClassificationRecord) -> CodeRef:
+    return {
+        "scheme": record["scheme"],
+        "edition": record["edition"],
+        "code": record["code"],
+        "kind": record["kind"] or "",
+        "record_status": record["record_status"] or "",
+    }
+
+
+def _relation_rows(
+    relations: list[tuple[str, list[Any]]], titles: list[str | None]
+) -> list[dict[str, Any]]:
+    rows = []
+    index = 0
+    for kind, group in relations:
+        for relation in group:
+            title = titles[index] if index < len(titles) else None
+            rows.append({"kind": kind, "relation": relation, "title": title})
+            index += 1
+    return rows
 
 
 def _group_relations(record: ClassificationRecord) -> list[tuple[str, list[Any]]]:
@@ -127,53 +166,22 @@ def theme_grid(req: PageRequest, theme: str) -> View:
             complete = True
             break
         offset = page["next_offset"]
-    rows = _grid_rows(req, record["code"], items)
+    rows = grid_rows(req, items)
     fallback = None if record["texts"] else _lookup_texts(req, "fterm", record["code"], None)
+    coverage = [
+        r for r in record["relations"] if r["kind"] == "theme" and r["target"]["scheme"] == "fi"
+    ]
+    titles = req.store.code_titles([r["target"] for r in coverage][:200], req.language)
     context: dict[str, object] = {
         "record": record,
         "rows": rows,
         "columns": GRID_COLUMNS,
         "truncated": not complete,
-        "coverage": [
-            r for r in record["relations"] if r["kind"] == "theme" and r["target"]["scheme"] == "fi"
-        ],
+        "coverage": list(zip(coverage, titles, strict=False)),
+        "coverage_ranges": [p for p in record["properties"] if p["name"] == "fi_coverage"],
         "fallback_texts": fallback["texts"] if fallback else [],
     }
-    return View("theme.html", context, first, 200, f"F-term {record['code']}")
-
-
-def _grid_rows(req: PageRequest, theme: str, items: list[HierarchySummary]) -> list[Any]:
-    """Viewpoints with their terms in rows of :data:`GRID_COLUMNS`; a term that is not a
-    direct child of its viewpoint is marked as lower in the hierarchy."""
-    viewpoints: dict[str, dict[str, Any]] = {}
-    for item in items:
-        code = item["code"]
-        key = code[:7]
-        if len(code) == 7:
-            viewpoints.setdefault(key, {"summary": item, "terms": []})["summary"] = item
-        else:
-            viewpoints.setdefault(key, {"summary": None, "terms": []})["terms"].append(item)
-    rows = []
-    for key, entry in viewpoints.items():
-        direct: set[str] = set()
-        if entry["summary"] is not None:
-            page = req.store.hierarchy(
-                "children", "fterm", key, req.release, None, req.language, limit=200
-            )
-            direct = {child["code"] for child in page["items"]}
-        cells = [
-            {
-                "number": term["code"][7:],
-                "label": term["label"],
-                "class": ("lower " if term["code"] not in direct else "") + term["record_status"],
-                "mark": "" if term["code"] in direct else "・",
-                "href": req.links.code("fterm", term["code"]),
-            }
-            for term in entry["terms"]
-        ]
-        lines = [cells[i : i + GRID_COLUMNS] for i in range(0, len(cells), GRID_COLUMNS)] or [[]]
-        rows.append({"code": key, "summary": entry["summary"], "lines": lines})
-    return rows
+    return View("theme.html", context, first, 200, f"{record['code']} {_title(record)}")
 
 
 def scheme_index(req: PageRequest, scheme: str) -> View:
@@ -183,7 +191,7 @@ def scheme_index(req: PageRequest, scheme: str) -> View:
         group = req.text("group", 4)
         themes = [t for t in categories["themes"] if group is None or t["theme"][:2] == group]
         context: dict[str, object] = {"themes": themes, "group": group}
-        return View("index.html", context, categories, 200, "F-term")
+        return View("index.html", context, categories, 200, label("fterm", req.language))
     edition = req.text("edition", 8) or None
     records = [
         req.store.lookup(scheme, letter, req.release, edition, req.language, relation_limit=1)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Final
 
 from pmgs_core import PMGSQueryError
+from pmgs_web.doclinks import linked_pieces
+from pmgs_web.i18n import label
 from pmgs_web.pages_code import SECTIONS
 from pmgs_web.releases import StoreSet
 from pmgs_web.view import PageRequest, View, int_param
@@ -93,7 +95,7 @@ def search(req: PageRequest) -> View:
         "classifications": classifications,
         "documents": documents,
     }
-    return View("search.html", context, page, 200, query or "search")
+    return View("search.html", context, page, 200, query or label("search", req.language))
 
 
 def _codes_named(req: PageRequest, query: str) -> list[dict[str, object]]:
@@ -129,14 +131,22 @@ def document_page(req: PageRequest, document_id: str) -> View:
         related_classification_limit=200,
         related_classification_offset=int_param(req.query, "related_offset") or 0,
     )
-    context: dict[str, object] = {"document": document}
+    segments = document["segments"]
+    pieces = linked_pieces(
+        req, [s["heading"] or "" for s in segments] + [s["body"] for s in segments]
+    )
+    context: dict[str, object] = {
+        "document": document,
+        "headings": pieces[: len(segments)],
+        "bodies": pieces[len(segments) :],
+    }
     return View("document.html", context, document, 200, document["title"])
 
 
 def releases(req: PageRequest, stores: StoreSet) -> View:
     infos = stores.installed()
     context: dict[str, object] = {"infos": infos, "current": stores.current_release}
-    return View("releases.html", context, infos, 200, "releases")
+    return View("releases.html", context, infos, 200, label("releases", req.language))
 
 
 def quarantine(req: PageRequest) -> View:
@@ -146,4 +156,4 @@ def quarantine(req: PageRequest) -> View:
         limit=QUARANTINE_PAGE,
         offset=int_param(req.query, "offset") or 0,
     )
-    return View("quarantine.html", {"page": page}, page, 200, "quarantine")
+    return View("quarantine.html", {"page": page}, page, 200, label("quarantine", req.language))

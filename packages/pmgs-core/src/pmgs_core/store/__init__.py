@@ -13,12 +13,21 @@ from pmgs_core.store._check import CheckMixin
 from pmgs_core.store._documents import DocumentsMixin
 from pmgs_core.store._hierarchy import HierarchyMixin
 from pmgs_core.store._lookup import LookupMixin
+from pmgs_core.store._marks import CodeMarkers, MarkersMixin
 from pmgs_core.store._search import SearchMixin
 
-__all__ = ["MAX_LIMIT", "PMGSStore"]
+__all__ = ["MAX_LIMIT", "CodeMarkers", "PMGSStore"]
 
 
-class PMGSStore(LookupMixin, HierarchyMixin, DocumentsMixin, SearchMixin, CatalogMixin, CheckMixin):
+class PMGSStore(
+    LookupMixin,
+    HierarchyMixin,
+    DocumentsMixin,
+    SearchMixin,
+    CatalogMixin,
+    CheckMixin,
+    MarkersMixin,
+):
     """Read-only access to one pmgs reference database; open it with :meth:`open`.
 
     Safe to share between threads: queries are serialised on one connection (each is a few
