@@ -1,10 +1,10 @@
 """`pmgs diff` pages as a user runs them: wall time and peak RSS of the command, before and after.
 
 Used by ``benchmarks.diff_bench --before-ref REF``: each command runs as its own process
-(``python -m pmgs_cli``), so its peak RSS (``wait4``) is the whole command's, imports
-included. "Before" is this tree with only ``pmgs_core/diff`` taken from ``REF`` (put first on
-``PYTHONPATH``), so the two columns differ by the diff's computation and nothing else, and
-their outputs are compared byte for byte: a faster page that says something else is a bug.
+(``pmgs_cli`` run as ``__main__``), and its peak RSS is the whole command's (its own
+VmHWM: interpreter and imports included). "Before" is this tree with only
+``pmgs_core/diff`` taken from ``REF`` (put first on ``PYTHONPATH``), so the two columns
+differ by the diff's computation and nothing else, and their outputs are compared byte for byte: a faster page that says something else is a bug.
 """
 
 from __future__ import annotations
@@ -47,27 +47,43 @@ def overlay(ref: str, workdir: Path) -> Path:
     return target.parent
 
 
+_LAUNCH = """
+import atexit, os, runpy, sys
+
+def _peak():
+    with open("/proc/self/status") as status, open(os.environ["PMGS_BENCH_PEAK"], "w") as out:
+        out.write(next(line.split()[1] for line in status if line.startswith("VmHWM")))
+
+atexit.register(_peak)
+sys.argv = ["pmgs", *sys.argv[1:]]
+runpy.run_module("pmgs_cli", run_name="__main__")
+"""
+"""Runs ``pmgs`` and writes its own peak RSS (VmHWM, kB) at exit. The child's ``ru_maxrss``
+would not do: it counts the pages the child shared with this process before ``exec``, so
+every command would seem at least as large as the benchmark that started it."""
+
+
 def run(args: list[str], pythonpath: Path | None, output: Path) -> dict[str, Any]:
     """One ``pmgs`` command: wall seconds, peak RSS in MB, exit status, output digest."""
-    env = dict(os.environ, COLUMNS="120")
+    peak = output.with_suffix(".peak")
+    env = dict(os.environ, COLUMNS="120", PMGS_BENCH_PEAK=str(peak))
     env.pop("PYTHONPATH", None)
     if pythonpath is not None:
         env["PYTHONPATH"] = str(pythonpath)
     with output.open("wb") as sink:
         started = time.perf_counter()
-        process = subprocess.Popen(
-            [sys.executable, "-m", "pmgs_cli", *args],
+        code = subprocess.run(
+            [sys.executable, "-c", _LAUNCH, *args],
             stdout=sink,
             stderr=subprocess.STDOUT,
             env=env,
-        )
-        _, status, usage = os.wait4(process.pid, 0)
+            check=False,
+        ).returncode
         wall = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
     return {
         "wall_s": round(wall, 3),
-        "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
-        "exit": process.returncode,
+        "peak_rss_mb": round(int(peak.read_text()) / 1024, 1),
+        "exit": code,
         "sha256": hashlib.sha256(output.read_bytes()).hexdigest(),
     }
 
