@@ -4,7 +4,8 @@ Used by ``benchmarks.diff_bench --before-ref REF``: each command runs as its own
 (``pmgs_cli`` run as ``__main__``), and its peak RSS is the whole command's (its own
 VmHWM: interpreter and imports included). "Before" is this tree with only
 ``pmgs_core/diff`` taken from ``REF`` (put first on ``PYTHONPATH``), so the two columns
-differ by the diff's computation and nothing else, and their outputs are compared byte for byte: a faster page that says something else is a bug.
+differ by the diff's computation and nothing else, and their outputs are compared byte
+for byte: a faster page that says something else is a bug.
 """
 
 from __future__ import annotations
