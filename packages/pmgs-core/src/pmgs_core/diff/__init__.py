@@ -170,16 +170,15 @@ def diff_releases(
     span = bounds(prefix)
     with _attached(old, new) as (conn, (old_ref, new_ref, attribution)):
         buckets = _buckets(conn, scheme, span)
-        items: list[DiffItem] = []
+        page: list[DiffItem] = []
         start = 0
         for (section, bucket_scheme), count in buckets.items():
             first, last = max(offset, start), min(offset + limit, start + count)
             if first < last:
                 window = (last - first, first - start)
-                items.extend(_bucket_page(conn, (section, bucket_scheme), span, scheme, window))
+                page.extend(_bucket_page(conn, (section, bucket_scheme), span, scheme, window))
             start += count
     total = start
-    page = items
     more = offset + len(page) < total
     return {
         "record_type": "release_diff",

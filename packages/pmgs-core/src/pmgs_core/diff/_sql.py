@@ -243,7 +243,7 @@ def link_counts(
     conn: sqlite3.Connection, kind: str, added: bool, span: Bounds, scheme: str | None
 ) -> dict[str, int]:
     """Changed links of one kind and direction, counted per scheme of their from-end."""
-    sql = f"SELECT fs, count(*) FROM ({_changed_links(added, span[0] != '')}) GROUP BY fs"  # noqa: S608
+    sql = f"SELECT fs, count(*) FROM ({_changed_links(added, span != bounds(None))}) GROUP BY fs"  # noqa: S608
     return dict(conn.execute(sql, _link_params(kind, span, scheme)).fetchall())
 
 
@@ -257,7 +257,7 @@ def link_page(
     """Rows of one link kind, direction and from-scheme: by code, target, from-edition."""
     kind, added, from_scheme = where
     sql = (
-        f"SELECT * FROM ({_changed_links(added, span[0] != '')}) WHERE fs = :from_scheme "  # noqa: S608
+        f"SELECT * FROM ({_changed_links(added, span != bounds(None))}) WHERE fs = :from_scheme "  # noqa: S608
         "ORDER BY fc, pmgs_target_key(scheme, edition, code), fe LIMIT :limit OFFSET :offset"
     )
     params = _link_params(kind, span, scheme)
