@@ -103,7 +103,7 @@ def tests(session: nox.Session, package: str) -> None:
 @nox.session(python=OTHER_PYTHONS, allow_parallel=True)
 def tests_workspace(session: nox.Session) -> None:
     """Every package's own tests on each other supported Python, in one venv holding the whole
-    workspace (ADR 0033): one install per Python instead of one per package. Each suite is
+    workspace (ADR 0035): one install per Python instead of one per package. Each suite is
     still its own pytest run (a suite's reference options are its own). Whether a package
     works with only its dependencies installed is ``tests``' question, on the default Python.
     """
