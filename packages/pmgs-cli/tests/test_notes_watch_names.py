@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("watchfiles")
@@ -173,6 +173,10 @@ def _until(check: Callable[[], bool], what: Callable[[], str]) -> None:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(before=operations, during=operations)
+@example(  # a folder whose name is not UTF-8 holding folders: watchfiles cannot arm at all
+    before=[("deep", 4, "短いメモ"), ("rename", 0, b"\xff\x1b")],
+    during=[("create", b"a.txt", "second note"), ("create", b"b\t", "x")],
+)
 def test_the_collection_is_the_storable_files_and_the_watch_survives(
     before: list[tuple[str, Any, Any]], during: list[tuple[str, Any, Any]]
 ) -> None:
