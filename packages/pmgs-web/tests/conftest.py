@@ -20,7 +20,13 @@ from starlette.testclient import TestClient
 
 from pmgs_build import build_database, sample_package_path, setup_release
 from pmgs_core import PMGSStore
-from pmgs_testkit import ReleasePlan, corrupt, generate_package, plan_next_release, write_next_release
+from pmgs_testkit import (
+    ReleasePlan,
+    corrupt,
+    generate_package,
+    plan_next_release,
+    write_next_release,
+)
 from pmgs_web import create_app
 from pmgs_web.releases import StoreSet
 

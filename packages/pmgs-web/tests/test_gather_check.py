@@ -13,7 +13,6 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -182,8 +181,18 @@ def _cli_statuses(data: Path, formula: str, tmp_path: Path) -> list[tuple[str, s
     source = tmp_path / "formula.txt"
     source.write_text(formula, encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "pmgs_cli", "check", str(source), "--data-dir", str(data)]
-        + ["--since", "2026-04-01", "--json"],
+        [
+            sys.executable,
+            "-m",
+            "pmgs_cli",
+            "check",
+            str(source),
+            "--data-dir",
+            str(data),
+            "--since",
+            "2026-04-01",
+            "--json",
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -194,10 +203,7 @@ def _cli_statuses(data: Path, formula: str, tmp_path: Path) -> list[tuple[str, s
 
 
 def _page_statuses(html: str) -> list[str]:
-    return [
-        chunk.split('"', 1)[0]
-        for chunk in html.split('<tr class="st-')[1:]
-    ]
+    return [chunk.split('"', 1)[0] for chunk in html.split('<tr class="st-')[1:]]
 
 
 def test_check_page_statuses_equal_pmgs_check(
@@ -207,7 +213,11 @@ def test_check_page_statuses_equal_pmgs_check(
     formula = _formula(plan)
     expected = _cli_statuses(data, formula, tmp_path)
     assert {status for _, status in expected} >= {
-        "abolished", "changed", "theme_not_present", "present", "ambiguous_scheme"
+        "abolished",
+        "changed",
+        "theme_not_present",
+        "present",
+        "ambiguous_scheme",
     }
     params = {"formula": formula, "since": "2026-04-01"}
     record = releases_client.get("/check.json", params=params).json()
@@ -228,9 +238,16 @@ def test_check_page_links_codes_and_transfer_targets(
     formula = _formula(plan)
     params = {"formula": formula, "since": "2026-04-01"}
     record = releases_client.get("/check.json", params=params).json()
-    hrefs = {urlsplit(h).path for h, _ in _parsed(releases_client.get("/check", params=params).text).anchors}
+    hrefs = {
+        urlsplit(h).path
+        for h, _ in _parsed(releases_client.get("/check", params=params).text).anchors
+    }
     for item in record["items"]:
-        path = code_viewer_path(item["scheme"], item["code"]) if item["code"] and item["scheme"] in {"fi", "fterm", "ipc"} else None
+        path = (
+            code_viewer_path(item["scheme"], item["code"])
+            if item["code"] and item["scheme"] in {"fi", "fterm", "ipc"}
+            else None
+        )
         if item["status"] in {"present", "changed"}:
             assert path in hrefs, item["text"]
             assert releases_client.get(path).status_code == 200  # type: ignore[arg-type]
@@ -248,11 +265,14 @@ def test_check_page_links_codes_and_transfer_targets(
     # the retitled (changed) code links to its revision record
     changed = next(i for i in record["items"] if i["status"] == "changed")
     assert changed["code"] == plan.retitled[0].code
-    assert changed["revisions"] and changed["revisions"][0]["document_id"]
+    assert changed["revisions"]
+    assert changed["revisions"][0]["document_id"]
 
 
 def test_checking_a_typed_formula_gathers_its_codes(releases_client: TestClient) -> None:
-    page = releases_client.get("/check", params={"formula": "G06F3/0482/FI＋Ｈ９３Ｖ１／００／ＦＩ"})
+    page = releases_client.get(
+        "/check", params={"formula": "G06F3/0482/FI＋Ｈ９３Ｖ１／００／ＦＩ"}
+    )
     found = _parsed(page.text)
     home = next(h for h, _ in found.anchors if urlsplit(h).path == "/")
     assert _f_of(home) == "G06F3/0482/FI H93V1/00/FI"
@@ -278,7 +298,8 @@ def test_diff_page_pages_the_plan_with_each_code_a_link(
     assert counts[("removed", "fi")] == len(plan.abolished)
     assert counts[("retitled", "fi")] == len(plan.retitled)
     assert counts[("added", "fi")] == len(plan.added)
-    assert record["limit"] == 50 and len(record["items"]) <= 50
+    assert record["limit"] == 50
+    assert len(record["items"]) <= 50
     page = releases_client.get("/diff", params=params)
     anchors = _parsed(page.text).anchors
     for item in record["items"]:
