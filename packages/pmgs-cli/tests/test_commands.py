@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
+import tarfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -331,6 +333,28 @@ def test_setup_errors(pmgs: Runner, tmp_path: Path) -> None:
     assert bad.returncode == 5
     assert _json(bad)["error"]["code"] == "SOURCE_INVALID"
     assert not (tmp_path / "d" / "state" / "current.json").exists()
+
+
+@pytest.mark.skipif(shutil.which("tar") is None, reason="no tar")
+def test_setup_of_a_tar_gz_names_the_command_that_unpacks_it_and_that_works(
+    pmgs: Runner, sample_dir: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "pmgs.tar.gz"
+    with tarfile.open(source, "w:gz") as archive:
+        archive.add(sample_dir, arcname=sample_dir.name)
+    refused = pmgs("setup", source, "--data-dir", tmp_path / "d", "--json")
+    assert refused.returncode == 5
+    error = _json(refused)
+    assert error["error"]["code"] == "SOURCE_INVALID"
+    assert "SOURCE_ARCHIVE_UNSUPPORTED" in error["error"]["message"]
+    assert "run the command in the message to unpack it" in error["hint"]
+    step = error["error"]["message"].split("Next step: ", 1)[1]
+    assert step.startswith("mkdir pmgs && tar -xf pmgs.tar.gz -C pmgs, then run pmgs setup pmgs")
+    for command in step.split(", then ")[0].split(" && "):
+        subprocess.run(shlex.split(command), cwd=tmp_path, check=True)
+    done = pmgs("setup", tmp_path / "pmgs", "--data-dir", tmp_path / "d", "--json")
+    assert done.returncode == 0, done.stderr
+    assert _json(done)["status"] == "activated"
 
 
 def test_setup_register_without_agentkit_is_explained(

@@ -579,6 +579,7 @@ def build_database(
         quarantined=build.quarantined(),
         release_path=inventory.release_path,
         ignored=inventory.ignored,
+        member_names=inventory.member_names,
     )
     if progress is not None:
         progress(ProgressEvent("done", None, 1, 1, "steps"))

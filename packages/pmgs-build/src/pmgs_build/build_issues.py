@@ -15,6 +15,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from pmgs_build.issue_codes_handover import HandoverCodes
+
 __all__ = [
     "ALL_ISSUE_CODES",
     "DEFAULT_ERROR_BUDGET",
@@ -30,50 +32,10 @@ __all__ = [
 Severity = Literal["error", "warning"]
 
 
-class IssueCode:
-    """The stable issue codes (``build_issue.code``, :attr:`BuildError.code`)."""
-
-    # -- the source directory and the release -------------------------------------------------
-    SOURCE_NOT_DIRECTORY: Final = "SOURCE_NOT_DIRECTORY"
-    """Error: the source is not an existing directory."""
-    SOURCE_SYMLINK: Final = "SOURCE_SYMLINK"
-    """Error: the package contains a symbolic link; links could point outside the package,
-    whose manifest would then not describe what was read, so none is followed."""
-    SOURCE_NOT_REGULAR_FILE: Final = "SOURCE_NOT_REGULAR_FILE"
-    """Error: an entry that is neither a directory nor a regular file (FIFO, socket, device)."""
-    SOURCE_UNREADABLE: Final = "SOURCE_UNREADABLE"
-    """Error: a file or directory of the package could not be read (permissions, I/O)."""
-    RELEASE_ID_INVALID: Final = "RELEASE_ID_INVALID"
-    """Error: the release id (its folder's name or ``release=``) is not ``JPPM`` + digits, or
-    the release has no folder (its files at the top of a ZIP) and no ``release=`` names it."""
-    RELEASE_FOLDER_NOT_FOUND: Final = "RELEASE_FOLDER_NOT_FOUND"
-    """Error: no folder at the top of the source or up to two levels down holds a data group
-    folder; the message lists what was looked for and what the top two levels hold."""
-    RELEASE_FOLDER_AMBIGUOUS: Final = "RELEASE_FOLDER_AMBIGUOUS"
-    """Error: two folders at the same depth of the source each hold a release."""
-    SOURCE_IGNORED: Final = "SOURCE_IGNORED"
-    """Warning: a file or folder left beside the release or by an operating system (``__MACOSX``,
-    ``._*``, ``.DS_Store``, ``Thumbs.db``, ``desktop.ini``, ``~$*``, read-me notes) not read."""
-    REFERENCE_DATE_MISSING: Final = "REFERENCE_DATE_MISSING"
-    """Error: no classification CSV name carries a ``_YYYYMMDD`` date."""
-    REFERENCE_DATE_AMBIGUOUS: Final = "REFERENCE_DATE_AMBIGUOUS"
-    """Error: the classification CSV names carry more than one date."""
-    REFERENCE_DATE_INVALID: Final = "REFERENCE_DATE_INVALID"
-    """Error: a ``_YYYYMMDD`` in a classification CSV name is not a calendar date."""
-    UNKNOWN_DATA_GROUP: Final = "UNKNOWN_DATA_GROUP"
-    """Warning: a file outside every known data group; kept in the manifest, not parsed."""
-    UNEXPECTED_FILE: Final = "UNEXPECTED_FILE"
-    """Warning: a file of a parsed group that is not of the group's format (a non-CSV file in
-    a CSV directory); kept in the manifest as ``retained``, not parsed."""
-    DATA_GROUP_MISSING: Final = "DATA_GROUP_MISSING"
-    """Warning: a CSV data group of the package format has no file at all."""
-
-    FORMAT_NOT_RECOGNISED: Final = "FORMAT_NOT_RECOGNISED"
-    """Error: a data group's quarantined records exceed the error budget (by default 1 % of
-    its records, and always more than 2), or the whole build quarantined more than
-    :data:`QUARANTINE_HARD_LIMIT` records: the package is not in a format pmgs knows, and a
-    database built from what was left would be misleading. The message names the group, the
-    share, the reason codes, the ``quarantine_budget`` that would let it build, and a sample."""
+class IssueCode(HandoverCodes):
+    """The stable issue codes (``build_issue.code``, :attr:`BuildError.code`); those of the
+    package as it was handed over (folders, archives, names, text conventions) are
+    :class:`~pmgs_build.issue_codes_handover.HandoverCodes`, inherited here."""
 
     # -- the output --------------------------------------------------------------------------
     OUTPUT_EXISTS: Final = "OUTPUT_EXISTS"
@@ -217,21 +179,6 @@ class IssueCode:
     JUDGE_MULTIPLE_FILES: Final = "JUDGE_MULTIPLE_FILES"
     """Error: more than one ``JUDGE`` file, while the document key ``judge`` is unique."""
 
-    # -- the ZIP as downloaded ---------------------------------------------------------------
-    ZIP_INVALID: Final = "ZIP_INVALID"
-    """Error: the source file is not a readable ZIP archive (bad central directory, CRC
-    mismatch, unsupported compression, encrypted member)."""
-    ZIP_MEMBER_UNSAFE: Final = "ZIP_MEMBER_UNSAFE"
-    """Error: a member name that could leave the package (absolute, drive letter, ``..``,
-    backslash, NUL) or a symbolic-link member; nothing of the archive is read."""
-    ZIP_TOO_LARGE: Final = "ZIP_TOO_LARGE"
-    """Error: the archive's members exceed the documented bounds (total uncompressed size,
-    member count, or compression ratio of one member): a zip bomb is refused unread."""
-    ZIP_LAYOUT_INVALID: Final = "ZIP_LAYOUT_INVALID"
-    """Error: two members have the same path, also when the names differ only in case or
-    Unicode normalisation (one would replace the other on a case-insensitive or normalising
-    file system), or a path is both a file and a directory."""
-
     # -- FI revision XML (FI/FI_KAISEI_DOC) ------------------------------------------------
     XML_MALFORMED: Final = "XML_MALFORMED"
     """Error: an XML file is not well-formed (strict parser, no recovery)."""
@@ -293,7 +240,10 @@ class IssueCode:
 
 
 ALL_ISSUE_CODES: Final[frozenset[str]] = frozenset(
-    value for name, value in vars(IssueCode).items() if name.isupper() and isinstance(value, str)
+    value
+    for kind in IssueCode.__mro__
+    for name, value in vars(kind).items()
+    if name.isupper() and isinstance(value, str)
 )
 """Every code above, for tests and for callers that validate codes."""
 

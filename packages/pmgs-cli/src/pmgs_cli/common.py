@@ -159,6 +159,10 @@ _SOURCE_REASONS: Final[Mapping[str, str]] = {
     "ZIP as downloaded",
     "RELEASE_FOLDER_AMBIGUOUS": "it holds two PMGS releases at the same depth: give one "
     "release folder",
+    "SOURCE_ARCHIVE_UNSUPPORTED": "it is (or holds) a tar, 7z, rar or other archive that is "
+    "not a ZIP: run the command in the message to unpack it, then setup on the folder",
+    "SOURCE_ARCHIVE_NESTED": "a ZIP in it holds another archive: unpack the outer one as the "
+    "message says, then run setup again",
 }
 """Why ``setup``/``build`` refused a source, by the build's issue code (``details.issues``)."""
 

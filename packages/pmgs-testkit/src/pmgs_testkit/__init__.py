@@ -16,7 +16,8 @@ written here. Public API:
   it must report), keeping every code, text and relation.
 * :func:`plan_next_release` / :func:`write_next_release` write the next release of a
   package with changes planned first (:class:`ReleasePlan`), for ``check`` and ``diff``.
-* :func:`make_zip` zips a package as it is downloaded (release directory at the top).
+* :func:`make_zip` zips a package as it is downloaded (release directory at the top);
+  :func:`stored_zip` writes a ZIP byte by byte under raw name bytes (CP932, backslashes).
 * :mod:`pmgs_testkit.kit` and :mod:`pmgs_testkit.pytest_plugin` are the test kit
   every suite of the workspace shares (reference database, store, hashing, the console
   script, servers on a port they own); a suite loads the plugin in its conftest (ADR 0024).
@@ -27,7 +28,7 @@ others) does not depend on it, and the demo's embedded sample lives in ``pmgs_bu
 See ``docs/synthetic-packages.md``.
 """
 
-from pmgs_testkit.archive import make_zip
+from pmgs_testkit.archive import make_zip, stored_zip
 from pmgs_testkit.corrupt import CORRUPTION_KINDS, DOCUMENT_CORRUPTION_KINDS, corrupt
 from pmgs_testkit.documents import (
     CP932_ONLY_TEXT,
@@ -72,5 +73,6 @@ __all__ = [
     "make_variant",
     "make_zip",
     "plan_next_release",
+    "stored_zip",
     "write_next_release",
 ]

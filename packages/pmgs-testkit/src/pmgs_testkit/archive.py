@@ -8,11 +8,14 @@ same package: members in sorted order, fixed timestamps and permissions, no extr
 
 from __future__ import annotations
 
+import struct
 import zipfile
+import zlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-__all__ = ["make_zip"]
+__all__ = ["make_zip", "stored_zip"]
 
 _TIMESTAMP: Final = (2026, 1, 1, 0, 0, 0)
 _FILE_MODE: Final = 0o100644 << 16
@@ -48,3 +51,29 @@ def make_zip(package_path: Path, zip_path: Path) -> Path:
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, path.read_bytes())
     return target
+
+
+def stored_zip(members: Sequence[tuple[bytes, bytes]], *, flags: int = 0) -> bytes:
+    """A ZIP written byte by byte, not by zipfile: each member stored (no compression) under
+    its raw name bytes with general-purpose flags ``flags`` (bit 11 clear: the name's code
+    page unstated, as Windows Explorer writes CP932 names), then the central directory and
+    the end record. For fixtures whose names zipfile would not write (issue 43)."""
+    body = bytearray()
+    central = bytearray()
+    for name, data in members:
+        crc = zlib.crc32(data)
+        offset = len(body)
+        body += struct.pack(
+            "<4s5H3L2H", b"PK\x03\x04", 20, flags, 0, 0, 0x21, crc, len(data), len(data),
+            len(name), 0,
+        )  # fmt: skip
+        body += name + data
+        central += struct.pack(
+            "<4s6H3L5H2L", b"PK\x01\x02", 20, 20, flags, 0, 0, 0x21, crc, len(data),
+            len(data), len(name), 0, 0, 0, 0, 0, offset,
+        )  # fmt: skip
+        central += name
+    end = struct.pack(
+        "<4s4H2LH", b"PK\x05\x06", 0, 0, len(members), len(members), len(central), len(body), 0
+    )
+    return bytes(body + central + end)

@@ -51,6 +51,10 @@ class BuildReport:
     """Where the release folder lies in the source (``""``: the source is the release)."""
     ignored: tuple[str, ...] = ()
     """What the source holds besides the release, not read (folders end in ``/``)."""
+    member_names: str = ""
+    """How the ZIP's member names were decoded: ``utf-8``, ``cp932``, ``cp437`` or ``ascii``
+    for the names without the UTF-8 flag, and how many used backslash separators (ADR 0032);
+    ``""`` for a directory."""
 
     @property
     def quarantine_count(self) -> int:
@@ -88,5 +92,6 @@ _REPORT_FIELDS: Final = (
     "quarantine_count",
     "release_path",
     "ignored",
+    "member_names",
 )
 """The keys of :meth:`BuildReport.to_dict`, in order."""

@@ -83,6 +83,7 @@ _REPORT_HEAD: Final = (
     "source_bytes",
     "release_path",
     "ignored",
+    "member_names",
     "free_bytes",
     "required_free_bytes",
     "database",
@@ -118,6 +119,8 @@ class SetupReport:
     """Where the release folder lies in the source (``""``: the source is the release)."""
     ignored: tuple[str, ...] = ()
     """What the source holds besides the release, not read (folders end in ``/``)."""
+    member_names: str = ""
+    """How a ZIP's member names were decoded (ADR 0032); ``""`` for a directory."""
     database: str | None = None
     database_sha256: str | None = None
     database_bytes: int | None = None

@@ -238,6 +238,7 @@ def report_base(
         "required_free_bytes": required_free_bytes(inventory.total_bytes),
         "release_path": inventory.release_path,
         "ignored": inventory.ignored,
+        "member_names": inventory.member_names,
         "previous": _pointer_json(current),
     }
 

@@ -1,7 +1,10 @@
 """Where the package's bytes come from: a directory, or the ZIP as downloaded, read in place.
 
 Every ZIP check is made on the central directory before a member is decompressed, and a
-member's declared size is still not trusted while it is read (ADR 0006). In either form the
+member's declared size is still not trusted while it is read (ADR 0006;
+:mod:`pmgs_build.source.zip_archive`). ZIPs inside the source are read in place one level
+deep, other archive formats refused with the command that unpacks them
+(:mod:`pmgs_build.source.nested`, ADR 0032). In either form the
 release is found by its structure (:mod:`pmgs_build.source.find_release`, ADR 0019); paths
 are relative to the release folder, so a ZIP and the tree it extracts to give the same
 manifest.
@@ -12,25 +15,34 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import re
 import stat
-import struct
-import unicodedata
 import zipfile
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import IO, BinaryIO, Final, Protocol
 
-from pmgs_build.build_issues import BuildError, BuildIssue, IssueCode, IssueLog
+from pmgs_build.build_issues import BuildError, IssueCode, IssueLog
 from pmgs_build.source.files import SourceFile
-from pmgs_build.source.find_release import (
-    SCAN_DEPTH,
-    Located,
-    in_leftover,
-    is_leftover,
-    locate_release,
+from pmgs_build.source.find_release import SCAN_DEPTH, Located, in_leftover, is_leftover
+from pmgs_build.source.nested import (
+    Listing,
+    Window,
+    archive_kind,
+    locate_with_archives,
+    unsupported,
+)
+from pmgs_build.source.next_steps import with_next_steps
+from pmgs_build.source.zip_archive import (
+    MAX_ZIP_MEMBERS,
+    MAX_ZIP_RATIO,
+    MAX_ZIP_TOTAL_BYTES,
+    RATIO_FLOOR_BYTES,
+    READ_ERRORS,
+    CheckedZip,
+    ZipLimits,
+    fail,
+    folded_name,
 )
 
 __all__ = [
@@ -48,39 +60,12 @@ __all__ = [
     "open_package",
 ]
 
-MAX_ZIP_TOTAL_BYTES: Final = 8 << 30
-"""Declared uncompressed bytes of all members together. The real package is about 1.0 GB;
-eight times that leaves room for growth and still fits the free space setup asks for."""
-MAX_ZIP_MEMBERS: Final = 100_000
-"""Entries in the central directory (files and directories). The real package has 6,870."""
-MAX_ZIP_RATIO: Final = 200
-"""Declared uncompressed size over compressed size of one member. The package's CSVs
-compress about tenfold and its PDFs hardly at all; a bomb member is far beyond 200."""
-RATIO_FLOOR_BYTES: Final = 1 << 20
-"""Members declaring less than this are not ratio-checked: a few KiB of zeros may compress a
-thousandfold and harm nobody (the total bound still counts them)."""
-
 _SCAN_ENTRIES: Final = 100_000
 """Entries the search for the release lists at most (a source far larger is not a release)."""
 _READ_CHUNK: Final = 1 << 20
 _BUFFER: Final = 1 << 16
-_LOCAL_HEADER: Final = struct.Struct("<4s5H3L2H")
-_LOCAL_SIGNATURE: Final = b"PK\x03\x04"
-_DRIVE_RE: Final = re.compile(r"[A-Za-z]:")
-_SUPPORTED_METHODS: Final = frozenset(
-    {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
-)
-_READ_ERRORS: Final = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError)
-
-
-@dataclass(frozen=True, slots=True)
-class ZipLimits:
-    """The bounds a ZIP must stay within (the module constants; tests pass smaller ones)."""
-
-    total_bytes: int = MAX_ZIP_TOTAL_BYTES
-    members: int = MAX_ZIP_MEMBERS
-    ratio: int = MAX_ZIP_RATIO
-    ratio_floor_bytes: int = RATIO_FLOOR_BYTES
+_SNIFF: Final = 512
+"""Bytes read to tell an archive's format (a tar header's magic is at 257)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +91,7 @@ class PackageReader(Protocol):
         ...
 
 
-def _fail(code: str, message: str, member: str | None = None) -> BuildError:
-    return BuildError([BuildIssue("error", code, message, member)])
+_fail = fail
 
 
 class _FileReader:
@@ -136,6 +120,9 @@ class Package:
     """
 
     kind: str = ""
+    member_names: str = ""
+    """How a ZIP's member names were decoded (``cp932``, ``utf-8``, …; ADR 0032); ``""`` for
+    a directory."""
 
     def __init__(self, path: Path, located: Located) -> None:
         self.path = path
@@ -192,16 +179,30 @@ class Package:
 
 class DirectoryPackage(Package):
     """The extracted release directory. Links and special files are refused, not followed:
-    a link could make the manifest describe files outside the package."""
+    a link could make the manifest describe files outside the package. ZIPs in it (a data
+    group zipped on its own, the download kept in the folder) are read in place
+    (:mod:`pmgs_build.source.nested`)."""
 
     kind = "directory"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, limits: ZipLimits | None = None) -> None:
+        self.limits = limits if limits is not None else ZipLimits()
         files, folders = _scan(path)
-        super().__init__(
-            path,
-            locate_release(files, folders, source_name=path.name, root_folder=path.name),
-        )
+        self._listing = Listing(files, folders)
+        try:
+            located = locate_with_archives(
+                self._listing,
+                source_name=path.name,
+                root_folder=path.name,
+                open_zip=lambda name: CheckedZip(name, path / name, self.limits),
+                limits=self.limits,
+            )
+        except BaseException:
+            _close_all(self._listing.opened)
+            raise
+        super().__init__(path, located)
+        self.member_names = _describe(self._listing.opened)
+        self._replaced = {archive.label for archive in self._listing.opened}
         self._leftovers: list[str] = []
 
     @property
@@ -209,20 +210,24 @@ class DirectoryPackage(Package):
         return tuple(sorted({*self.located.ignored, *self._leftovers}))
 
     def entries(self, log: IssueLog) -> list[PackageEntry]:
+        prefix = self.located.prefix
         found: list[PackageEntry] = []
-        pending: list[tuple[Path, str]] = [(self.path / self.located.prefix, "")]
+        top = self.path / prefix
+        pending: list[tuple[Path, str]] = [(top, "")] if top.is_dir() else []
         while pending:
-            directory, prefix = pending.pop()
+            directory, within = pending.pop()
             try:
                 listed = sorted(os.scandir(directory), key=lambda e: e.name)
             except OSError as error:
                 log.error(IssueCode.SOURCE_UNREADABLE, f"cannot list a directory: {error.strerror}")
                 continue
             for item in listed:
-                relative = prefix + item.name
+                relative = within + item.name
                 if is_leftover(item.name, folder=item.is_dir(follow_symlinks=False)):
-                    self._leftovers.append(self.located.prefix + relative + "/" * item.is_dir())
+                    self._leftovers.append(prefix + relative + "/" * item.is_dir())
                     continue
+                if prefix + relative in self._replaced:
+                    continue  # a ZIP read in place: its members follow
                 try:
                     info = item.stat(follow_symlinks=False)
                 except OSError as error:
@@ -246,269 +251,145 @@ class DirectoryPackage(Package):
                         "not a regular file or directory",
                         relative,
                     )
-        found.sort(key=lambda entry: entry.path)
-        return found
+        for placed, (archive, name) in self._listing.placed.items():
+            if placed.startswith(prefix) and not in_leftover(placed[len(prefix) :]):
+                size = archive.members[name].file_size
+                member = f"{archive.label}/{name}"
+                found.append(PackageEntry(placed[len(prefix) :], self.path, size, member))
+        return _unique(found, log)
 
     def hash(self, entry: PackageEntry) -> tuple[str, int]:
         # The manifest of a directory records the size the file system reports, as it
         # always has; the byte count read is only used for archives.
-        digest, _read = super().hash(entry)
-        return digest, entry.bytes
+        digest, size = super().hash(entry)
+        return digest, entry.bytes if entry.member is None else size
 
     def open_entry(self, entry: PackageEntry) -> BinaryIO:
+        if entry.member is not None:
+            return _open_placed(self._listing, entry, self.path.name)
         return entry.absolute.open("rb")
 
     def read_bytes(self, source: SourceFile) -> bytes:
+        if source.member is not None:
+            return super().read_bytes(source)
         return FILE_READER.read_bytes(source)
 
     def open_binary(self, source: SourceFile) -> BinaryIO:
+        if source.member is not None:
+            return super().open_binary(source)
         return FILE_READER.open_binary(source)
 
-
-class _MemberStream(io.RawIOBase):
-    """A member's bytes, counted: never more than declared, and exactly as many at the end."""
-
-    def __init__(self, handle: IO[bytes], member: str, declared: int) -> None:
-        super().__init__()
-        self._handle = handle
-        self._member = member
-        self._declared = declared
-        self._count = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        view = memoryview(buffer).cast("B")
-        try:
-            data = self._handle.read(min(len(view), self._declared - self._count + 1))
-        except _READ_ERRORS as error:
-            raise _fail(
-                IssueCode.ZIP_INVALID, f"member unreadable: {error}", self._member
-            ) from None
-        self._count += len(data)
-        if self._count > self._declared:
-            raise _fail(
-                IssueCode.ZIP_TOO_LARGE,
-                f"member yields more than its declared {self._declared} bytes",
-                self._member,
-            )
-        if not data and len(view) and self._count != self._declared:
-            raise _fail(
-                IssueCode.ZIP_INVALID,
-                f"member yields {self._count} bytes but declares {self._declared}",
-                self._member,
-            )
-        view[: len(data)] = data
-        return len(data)
-
     def close(self) -> None:
-        if not self.closed:
-            self._handle.close()
-        super().close()
+        _close_all(self._listing.opened)
 
 
 class ZipPackage(Package):
-    """The ZIP as downloaded, checked whole on opening and read member by member.
+    """The ZIP as downloaded, checked whole on opening and read member by member; ZIPs in it
+    (one level) are opened and checked the same way and read in place.
 
-    Holds one open :class:`zipfile.ZipFile` until :meth:`close`.
+    Holds the open archives until :meth:`close`.
     """
 
     kind = "zip"
 
     def __init__(self, path: Path, limits: ZipLimits | None = None) -> None:
         self.limits = limits if limits is not None else ZipLimits()
+        self.path = path  # before the release is located: inner ZIPs are read from it
+        self._zip = CheckedZip(path.name, path, self.limits)
+        self._listing = Listing(list(self._zip.members), sorted(self._zip.folders))
         try:
-            archive = zipfile.ZipFile(path)
-        except (zipfile.BadZipFile, EOFError, ValueError) as error:
-            raise _fail(
-                IssueCode.ZIP_INVALID, f"{path.name} is not a readable ZIP: {error}"
-            ) from None
-        except OSError as error:
-            raise _fail(
-                IssueCode.SOURCE_UNREADABLE, f"cannot read {path.name}: {error.strerror}"
-            ) from None
-        self._zip = archive
-        try:
-            files, folders = self._check(path, archive)
-            located = locate_release(files, folders, source_name=path.name, root_folder=None)
+            located = locate_with_archives(
+                self._listing,
+                source_name=path.name,
+                root_folder=None,
+                open_zip=self._open_inner,
+                limits=self.limits,
+                spent=self._zip.declared,
+            )
         except BaseException:
-            archive.close()
+            self.close()
             raise
         super().__init__(path, located)
-        prefix = located.prefix
-        self._members = {
-            name: info
-            for name, info in files.items()
-            if name.startswith(prefix) and not in_leftover(name[len(prefix) :])
-        }
+        self.member_names = _describe(self._listing.opened, self._zip)
 
-    # -- checks on the central directory, before any member is read ----------------------
-
-    def _check(
-        self, path: Path, archive: zipfile.ZipFile
-    ) -> tuple[dict[str, zipfile.ZipInfo], set[str]]:
-        infos = archive.infolist()
-        limits = self.limits
-        log = IssueLog()
-        if len(infos) > limits.members:
-            raise _fail(
-                IssueCode.ZIP_TOO_LARGE,
-                f"{path.name} has {len(infos)} members, more than the bound of {limits.members}",
-            )
-        for info in infos:
-            problem = _unsafe(info)
-            if problem is not None:
-                log.error(IssueCode.ZIP_MEMBER_UNSAFE, problem, info.filename)
-        log.raise_if_errors()
-        total = 0
-        for info in infos:
-            name = info.filename
-            if info.flag_bits & 0x1:
-                log.error(IssueCode.ZIP_INVALID, "encrypted members are not read", name)
-            elif info.compress_type not in _SUPPORTED_METHODS:
-                log.error(
-                    IssueCode.ZIP_INVALID,
-                    f"unsupported compression method {info.compress_type}",
-                    name,
-                )
-            total += info.file_size
-            if total > limits.total_bytes:
-                raise _fail(
-                    IssueCode.ZIP_TOO_LARGE,
-                    f"{path.name} declares more than {limits.total_bytes} uncompressed bytes",
-                    name,
-                )
-            if (
-                info.file_size > limits.ratio_floor_bytes
-                and info.file_size > limits.ratio * info.compress_size
-            ):
-                log.error(
-                    IssueCode.ZIP_TOO_LARGE,
-                    f"declares {info.file_size} bytes from {info.compress_size} compressed, "
-                    f"a ratio beyond {limits.ratio}",
-                    name,
-                )
-        log.raise_if_errors()
-        _check_no_overlap(path, archive, infos, log)
-        log.raise_if_errors()
-        return _layout(infos, log)
+    def _open_inner(self, name: str) -> CheckedZip:
+        """The ZIP member ``name`` as a ZIP: a stored one through a window on the file, a
+        compressed one through zipfile's seekable member stream (no copy on disk)."""
+        outer = self._zip
+        info = outer.members[name]
+        stream: IO[bytes]
+        try:
+            if info.compress_type == zipfile.ZIP_STORED:
+                offset = outer.data_offset(info)
+                window = Window(self.path.open("rb"), offset, info.compress_size)
+                stream = io.BufferedReader(window, _BUFFER)
+            else:
+                stream = outer.archive.open(info)
+        except READ_ERRORS as error:
+            raise _fail(IssueCode.ZIP_INVALID, f"member unreadable: {error}", name) from None
+        return CheckedZip(name, stream, self.limits)
 
     # -- reading ---------------------------------------------------------------------------
 
     def entries(self, log: IssueLog) -> list[PackageEntry]:
         prefix = self.located.prefix
-        found = [
-            PackageEntry(name[len(prefix) :], self.path, info.file_size, name)
-            for name, info in self._members.items()
-        ]
-        found.sort(key=lambda entry: entry.path)
-        return found
+        found: list[PackageEntry] = []
+        for name in self._listing.files:
+            if not name.startswith(prefix) or in_leftover(name[len(prefix) :]):
+                continue
+            placed = self._listing.placed.get(name)
+            archive, member = placed if placed is not None else (self._zip, name)
+            key = member if placed is None else f"{archive.label}/{member}"
+            size = archive.members[member].file_size
+            found.append(PackageEntry(name[len(prefix) :], self.path, size, key))
+        return _unique(found, log)
 
     def open_entry(self, entry: PackageEntry) -> BinaryIO:
-        member = entry.member
-        info = self._members.get(member) if member is not None else None
-        if member is None or info is None:
-            raise ValueError(f"{entry.path} is not a member of {self.path.name}")
-        try:
-            handle = self._zip.open(info)
-        except _READ_ERRORS as error:
-            raise _fail(IssueCode.ZIP_INVALID, f"member unreadable: {error}", member) from None
-        return io.BufferedReader(_MemberStream(handle, member, info.file_size), _BUFFER)
+        if entry.member is not None and entry.member in self._zip.members:
+            return self._zip.open(entry.member, entry.member)
+        return _open_placed(self._listing, entry, self.path.name)
 
     def close(self) -> None:
-        self._zip.close()
+        _close_all([*self._listing.opened, self._zip] if hasattr(self, "_listing") else [])
 
 
-def _unsafe(info: zipfile.ZipInfo) -> str | None:
-    """Why a member could leave the package, or None."""
-    name = info.filename
-    if "\x00" in name:
-        return "member name contains NUL"
-    if "\\" in name:
-        return "member name contains a backslash"
-    if name.startswith("/"):
-        return "member name is absolute"
-    parts = name.split("/")
-    if _DRIVE_RE.match(parts[0]):
-        return "member name starts with a drive letter"
-    inner = parts[:-1] if info.is_dir() else parts
-    if any(part in {"", ".", ".."} for part in inner):
-        return "member name has an empty, '.' or '..' component"
-    if stat.S_ISLNK(info.external_attr >> 16):
-        return "symbolic-link members are refused"
-    return None
+def _open_placed(listing: Listing, entry: PackageEntry, source: str) -> BinaryIO:
+    """A member of a ZIP inside the source (``entry.member`` is ``zip path/member name``)."""
+    found = listing.by_member.get(entry.member) if entry.member is not None else None
+    if found is None or entry.member is None:
+        raise ValueError(f"{entry.path} is not a member of {source}")
+    archive, name = found
+    return archive.open(name, entry.member)
 
 
-def _check_no_overlap(
-    path: Path, archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], log: IssueLog
-) -> None:
-    """Every member's data must end before the next member's header begins.
-
-    Overlapping entries let a few KiB of compressed data be declared thousands of times over;
-    the per-member checks cannot see that. The local headers are read for their real name and
-    extra-field lengths (they may differ from the central directory's).
-    """
-    ordered = sorted(infos, key=lambda info: info.header_offset)
-    limit = archive.start_dir
-    try:
-        with path.open("rb") as raw:
-            for number, info in enumerate(ordered):
-                raw.seek(info.header_offset)
-                header = raw.read(_LOCAL_HEADER.size)
-                if len(header) < _LOCAL_HEADER.size:
-                    log.error(IssueCode.ZIP_INVALID, "local header truncated", info.filename)
-                    continue
-                fields = _LOCAL_HEADER.unpack(header)
-                if fields[0] != _LOCAL_SIGNATURE:
-                    log.error(IssueCode.ZIP_INVALID, "bad local header signature", info.filename)
-                    continue
-                end = info.header_offset + _LOCAL_HEADER.size + fields[9] + fields[10]
-                end += info.compress_size
-                following = (
-                    ordered[number + 1].header_offset if number + 1 < len(ordered) else limit
-                )
-                if end > following:
-                    log.error(
-                        IssueCode.ZIP_TOO_LARGE,
-                        "member data overlaps the next member or the central directory",
-                        info.filename,
-                    )
-    except OSError as error:
-        log.error(IssueCode.SOURCE_UNREADABLE, f"cannot read {path.name}: {error.strerror}")
-
-
-def _layout(
-    infos: list[zipfile.ZipInfo], log: IssueLog
-) -> tuple[dict[str, zipfile.ZipInfo], set[str]]:
-    """The file members by name and the folders; unique paths, none both file and folder."""
-    files: dict[str, zipfile.ZipInfo] = {}
-    folded: dict[str, str] = {}
-    directories: set[str] = set()
-    for info in infos:
-        name = info.filename
-        if info.is_dir():
-            directories.add(name.rstrip("/"))
-            continue
-        if name in files:
-            log.error(IssueCode.ZIP_LAYOUT_INVALID, "two members have this path", name)
-            continue
-        key = _folded(name)
-        if key in folded:
+def _unique(found: list[PackageEntry], log: IssueLog) -> list[PackageEntry]:
+    """``found`` sorted by path; two of one path (in any case) are logged as errors."""
+    found.sort(key=lambda entry: entry.path)
+    seen: dict[str, str] = {}
+    for entry in found:
+        key = folded_name(entry.path)
+        if key in seen:
             log.error(
                 IssueCode.ZIP_LAYOUT_INVALID,
-                f"differs from member {folded[key]!r} only in case or Unicode normalisation",
-                name,
+                f"two files have this path (also {seen[key]!r}), one of them from a ZIP",
+                entry.path,
             )
-            continue
-        folded[key] = name
-        files[name] = info
-        parts = name.split("/")
-        directories.update("/".join(parts[:end]) for end in range(1, len(parts)))
-    for name in sorted(files.keys() & directories):
-        log.error(IssueCode.ZIP_LAYOUT_INVALID, "a path that is both a file and a directory", name)
-    log.raise_if_errors()
-    return files, directories
+        seen[key] = entry.path
+    return found
+
+
+def _describe(archives: list[CheckedZip], source: CheckedZip | None = None) -> str:
+    """``member_names`` of the report: how the names of the source's ZIP (``source``) and of
+    the ZIPs inside it were read; each labelled when there is more than the source's."""
+    if source is not None and not archives:
+        return source.names.describe()
+    every = [source, *archives] if source is not None else archives
+    return "; ".join(f"{archive.label}: {archive.names.describe()}" for archive in every)
+
+
+def _close_all(archives: list[CheckedZip]) -> None:
+    for archive in archives:
+        archive.close()
 
 
 def _scan(root: Path) -> tuple[list[str], list[str]]:
@@ -538,21 +419,34 @@ def _scan(root: Path) -> tuple[list[str], list[str]]:
     return files, folders
 
 
-def _folded(name: str) -> str:
-    """The name as a case-insensitive, normalising file system would compare it."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
-
-
 def open_package(source: str | os.PathLike[str], *, zip_limits: ZipLimits | None = None) -> Package:
     """Open the package at ``source``: a release directory, or a ZIP holding one.
 
-    Raises :class:`BuildError` (``SOURCE_NOT_DIRECTORY`` when ``source`` is neither, the
-    ``ZIP_*`` codes for an archive that fails the checks). Close the result (it is a context
-    manager): a ZIP stays open until then.
+    Raises :class:`BuildError` (``SOURCE_NOT_DIRECTORY`` when ``source`` is neither,
+    ``SOURCE_ARCHIVE_UNSUPPORTED`` with the command that unpacks a tar, 7z, rar … archive,
+    the ``ZIP_*`` codes for an archive that fails the checks). Close the result (it is a
+    context manager): a ZIP stays open until then.
     """
     path = Path(os.path.abspath(source))
+    try:
+        return _open(path, zip_limits)
+    except BuildError as error:
+        raise with_next_steps(error) from None
+
+
+def _open(path: Path, zip_limits: ZipLimits | None) -> Package:
     if path.is_dir():
-        return DirectoryPackage(path)
+        return DirectoryPackage(path, zip_limits)
     if path.is_file():
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(_SNIFF)
+        except OSError as error:
+            raise _fail(
+                IssueCode.SOURCE_UNREADABLE, f"cannot read {path.name}: {error.strerror}"
+            ) from None
+        kind = None if head.startswith(b"PK") else archive_kind(path.name, head)
+        if kind is not None:
+            raise unsupported(path.name, kind)
         return ZipPackage(path, zip_limits)
     raise _fail(IssueCode.SOURCE_NOT_DIRECTORY, "the source is neither a directory nor a ZIP file")

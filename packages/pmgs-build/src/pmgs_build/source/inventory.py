@@ -27,6 +27,7 @@ from pmgs_build.source.data_groups import (
     KNOWN_GROUPS,
 )
 from pmgs_build.source.files import ProgressEvent, SourceFile
+from pmgs_build.source.next_steps import with_next_steps
 from pmgs_build.source.parsers import ADAPTERS
 
 __all__ = [
@@ -64,6 +65,8 @@ class Inventory:
     """Where the release folder lies in the source (``""``: the source is the release)."""
     ignored: tuple[str, ...] = ()
     """What the source holds besides the release, not read (``SOURCE_IGNORED``)."""
+    member_names: str = ""
+    """How a ZIP's member names were decoded (``cp932``, ``utf-8``, …; ADR 0032)."""
 
     @property
     def total_bytes(self) -> int:
@@ -194,7 +197,17 @@ def inventory_of(
     release: str | None = None,
     progress: Callable[[ProgressEvent], None] | None = None,
 ) -> Inventory:
-    """The inventory of an opened package (the build keeps it open to parse from it)."""
+    """The inventory of an opened package (the build keeps it open to parse from it).
+    A refusal of the source carries its next step (:mod:`pmgs_build.source.next_steps`)."""
+    try:
+        return _inventory_of(package, release, progress)
+    except BuildError as error:
+        raise with_next_steps(error) from None
+
+
+def _inventory_of(
+    package: Package, release: str | None, progress: Callable[[ProgressEvent], None] | None
+) -> Inventory:
     log = IssueLog()
     release_id = validate_release_id(release if release is not None else _folder_id(package))
     entries = package.entries(log)
@@ -244,6 +257,7 @@ def inventory_of(
         warnings=tuple(log.warnings()),
         release_path=package.located.prefix.rstrip("/"),
         ignored=package.ignored,
+        member_names=package.member_names,
     )
 
 

@@ -1,7 +1,8 @@
 """``COPYRGHT``: the attribution line that every answer of the store carries.
 
-Exactly one file with exactly one non-empty line (UTF-8, BOM allowed); it is stored verbatim
-apart from the surrounding whitespace and line break. Missing, several or an unreadable line
+Exactly one file with exactly one non-empty line (UTF-8, BOM allowed; a trailing 0x1A or NUL
+run is left out with a warning, as in a CSV); it is stored verbatim apart from the
+surrounding whitespace and line break. Missing, several or an unreadable line
 is an error: a database without its attribution must not exist.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 from pmgs_build.build_issues import IssueCode
 from pmgs_build.source.files import SourceFile
 from pmgs_build.source.parsers.base import BuildContext, FileResult
+from pmgs_build.source.parsers.text_conventions import DOS_TAIL, report_tail
 
 __all__ = ["parse_copyright"]
 
@@ -19,8 +21,11 @@ def parse_copyright(ctx: BuildContext, source: SourceFile) -> FileResult:
     if ctx.state.attribution is not None:
         ctx.log.error(IssueCode.COPYRGHT_MULTIPLE, "more than one COPYRGHT file", source.path)
         return FileResult()
+    data = ctx.read_bytes(source)
+    kept = data.rstrip(DOS_TAIL)  # a DOS editor's end-of-file mark is not a second line
+    report_tail(ctx.log, data[len(kept) :], source.path)
     try:
-        text = ctx.read_bytes(source).decode("utf-8-sig")
+        text = kept.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         ctx.log.error(IssueCode.COPYRGHT_INVALID, f"not valid UTF-8: {error.reason}", source.path)
         return FileResult()

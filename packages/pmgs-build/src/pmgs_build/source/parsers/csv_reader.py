@@ -1,6 +1,8 @@
 """The strict CSV reader every CSV adapter uses: UTF-8 (BOM or not), else CP932 with a
 warning, quoted newlines, one header row and blank rows skipped with a warning, and the
 logical record number as the ``row:N`` locator (docs/pmgs-source-format.md, ADR 0009).
+Text conventions of other platforms (an end-of-file mark, NUL padding, mixed line ends, a
+stray BOM) are taken out before parsing and counted (:mod:`.text_conventions`, ADR 0032).
 """
 
 from __future__ import annotations
@@ -13,6 +15,13 @@ from typing import Final
 from pmgs_build.build_issues import IssueCode
 from pmgs_build.source.files import ProgressEvent, SourceFile
 from pmgs_build.source.parsers.context import BuildContext, Code, FileResult
+from pmgs_build.source.parsers.text_conventions import (
+    Conventions,
+    TailStripped,
+    record_lines,
+    report_tail,
+)
+from pmgs_build.source.text import decode_cp932
 
 __all__ = ["CsvRecords", "decode_cp932"]
 
@@ -32,6 +41,7 @@ class CsvRecords:
     def __init__(self, ctx: BuildContext, source: SourceFile) -> None:
         self._ctx = ctx
         self._source = source
+        self._conventions = Conventions()
         self.records = 0
 
     def __iter__(self) -> Iterator[tuple[str, list[str]]]:
@@ -73,6 +83,7 @@ class CsvRecords:
                 )
             break
         log.current_raw = None
+        self._report_conventions()
         if self.records == 0:
             log.warning(IssueCode.CSV_EMPTY, "file has no record", source.path)
 
@@ -97,8 +108,10 @@ class CsvRecords:
 
     def _records(self, encoding: str, skip: int) -> Iterator[tuple[str, list[str]]]:
         ctx, source, log = self._ctx, self._source, self._ctx.log
-        with io.TextIOWrapper(ctx.open_binary(source), encoding=encoding, newline="") as handle:
-            for fields in csv.reader(handle, strict=True):
+        self._conventions = conventions = Conventions()
+        raw = io.BufferedReader(TailStripped(ctx.open_binary(source), conventions))
+        with io.TextIOWrapper(raw, encoding=encoding, newline="") as handle:
+            for fields in csv.reader(record_lines(handle, conventions), strict=True):
                 self.records += 1
                 if self.records <= skip:
                     continue
@@ -123,6 +136,24 @@ class CsvRecords:
                 log.current_raw = fields
                 yield locator, fields
 
+    def _report_conventions(self) -> None:
+        """One warning per convention of another platform the file had (issue 43)."""
+        seen, log, path = self._conventions, self._ctx.log, self._source.path
+        report_tail(log, seen.tail, path)
+        mixed = seen.mixed_ends()
+        if mixed is not None:
+            log.warning(
+                IssueCode.CSV_LINE_ENDS_MIXED,
+                f"records end in more than one way ({mixed}); each read as a line end",
+                path,
+            )
+        if seen.boms:
+            log.warning(
+                IssueCode.CSV_STRAY_BOM,
+                f"{seen.boms} byte-order marks at the start of records removed",
+                path,
+            )
+
     def _decodes_as_cp932(self) -> bool:
         return decode_cp932(self._ctx.read_bytes(self._source)) is not None
 
@@ -130,20 +161,6 @@ class CsvRecords:
         """Records a file that stopped being readable stands for in the error budget."""
         lines = self._ctx.read_bytes(self._source).count(b"\n") + 1
         return max(1, lines - self.records)
-
-
-_CP932_UNDEFINED: Final = frozenset("\x80\uf8f0\uf8f1\uf8f2\uf8f3")
-"""What Python's CP932 codec makes of the bytes Windows-31J leaves undefined (0x80, 0xA0,
-0xFD-0xFF): text holding them is not CP932 either."""
-
-
-def decode_cp932(data: bytes) -> str | None:
-    """``data`` as CP932 (the Windows superset of Shift_JIS), or None when it is not."""
-    try:
-        text = data.decode("cp932", "strict")
-    except UnicodeDecodeError:
-        return None
-    return None if not _CP932_UNDEFINED.isdisjoint(text) else text
 
 
 def _is_header(fields: list[str]) -> bool:

@@ -229,7 +229,7 @@ def _subclass(ctx: BuildContext, source: SourceFile, root: etree._Element) -> st
     if not trg:
         invalid(f"<{_ROOT}> has no trg attribute")
         return None
-    if trg != stem:
+    if trg.upper() != stem.upper():  # a tool may have changed the case: b60j.xml is B60J
         invalid(f"trg {trg!r} is not the file's subclass {stem!r}")
         return None
     code = ctx.code("fi", trg, source, "element:data")
