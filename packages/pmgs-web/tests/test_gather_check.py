@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from starlette.testclient import TestClient
+from web_oracle import without_tags
 
 from pmgs_core import code_viewer_path
 from pmgs_testkit import ReleasePlan
@@ -322,3 +323,18 @@ def test_diff_refuses_a_release_not_installed(releases_client: TestClient) -> No
     response = releases_client.get("/diff", params={"from": "JPPM1999001"})
     assert response.status_code == 404
     assert "RELEASE_NOT_FOUND" in response.text
+
+
+def test_check_statuses_are_shown_in_the_page_language(client: TestClient) -> None:
+    formula = "A40Y1/02@A/FI + G06F3/048 + A40Y9/99/FI"
+    ja = without_tags(client.get("/check", params={"formula": formula}).text)
+    en = without_tags(client.get("/check", params={"formula": formula, "lang": "en"}).text)
+    for ja_label, en_label, raw in (
+        ("有効", "present", "present"),
+        ("分類が曖昧", "ambiguous scheme", "ambiguous_scheme"),
+        ("見つかりません", "not found", "not_found"),
+    ):
+        assert ja_label in ja
+        assert raw not in ja
+        assert en_label in en
+        assert ja_label not in en
