@@ -338,3 +338,11 @@ def test_check_statuses_are_shown_in_the_page_language(client: TestClient) -> No
         assert raw not in ja
         assert en_label in en
         assert ja_label not in en
+
+
+def test_check_without_a_formula_is_an_empty_form(client: TestClient) -> None:
+    page = client.get("/check")
+    assert page.status_code == 200
+    assert _parsed(page.text).textareas["check-formula"] == ""
+    assert "<table" not in page.text
+    assert client.get("/check.json").json() is None

@@ -46,8 +46,7 @@ def check_page(req: PageRequest) -> View:
     title = label("check", req.language)
     context: dict[str, Any] = {"formula": text, "since": since or "", "hide_formula": True}
     if not text.strip():
-        empty = {"error": {"code": "INVALID_QUERY", "message": "no formula to check"}}
-        return View("check.html", {**context, "record": None}, empty, 200, title)
+        return View("check.html", {**context, "record": None}, None, 200, title)
     try:
         record = req.store.check_codes(text, release=req.release, since=since)
     except PMGSQueryError as error:
