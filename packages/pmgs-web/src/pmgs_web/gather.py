@@ -31,7 +31,7 @@ the address stays far below what browsers and proxies accept."""
 MAX_GATHERED_CHARS: Final = 4096
 SCHEME_TAGS: Final = {"fi": "FI", "fterm": "FT", "ipc": "IP"}
 _SCHEME_OF_TAG: Final = {tag: scheme for scheme, tag in SCHEME_TAGS.items()}
-_TOKEN_RE: Final = re.compile(r"([0-9A-Z][0-9A-Z/@.]{0,39})/(FI|FT|IP)")
+_TOKEN_RE: Final = re.compile(r"([0-9A-Z][0-9A-Z/@.,]{0,39})/(FI|FT|IP)")
 
 Gathered = list[tuple[str, str]]
 """``(scheme, code)`` pairs in the order they were gathered, without repeats."""
