@@ -1,11 +1,15 @@
 """Release diff and formula check: time on a generated package and its planned next release.
 
     uv run python -m benchmarks.diff_bench --scale 0.1 --workdir /tmp/diff-bench
+    uv run python -m benchmarks.diff_bench --scale 0.3 --workdir /tmp/d --before-ref df53d10
 
 Builds the base package (with documents) and the next release of
 ``pmgs_testkit.plan_next_release`` once (kept in the work directory), then times
 ``diff_releases`` whole (first page of 50; the counts cover everything) and filtered
 (``under`` a subclass and a theme), and ``check_codes`` on 200 and 10,000 code occurrences.
+With ``--before-ref REF`` it also runs ``pmgs diff --limit 3`` (whole, filtered, a far page)
+as commands, with ``pmgs_core/diff`` as at ``REF`` and as in this tree, in the same run
+(``benchmarks/diff_pages.py``): wall time, peak RSS and whether the outputs are identical.
 Saves its results as ``benchmarks/results/diff-<date>-scale-<scale>.json`` and prints the
 section they render in docs/benchmarks.md (``--write-docs`` then rewrites the document).
 """
@@ -19,6 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks import diff_pages
 from benchmarks.docs import add_arguments, publish
 from benchmarks.results import finish, stamp
 from pmgs_build import build_database
@@ -57,6 +62,10 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=0.1)
     parser.add_argument("--workdir", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--before-ref", default=None, help="also time `pmgs diff` pages with the diff of REF"
+    )
+    parser.add_argument("--cli-rounds", type=int, default=2)
     add_arguments(parser)
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -84,6 +93,17 @@ def main() -> None:
             subclass=subclass,
             theme=theme,
             times=times,
+        )
+        total = whole["total"]
+    if args.before_ref:
+        cases = {
+            "whole": ["--limit", "3"],
+            "under_subclass": ["--under", subclass, "--limit", "3"],
+            "under_theme": ["--under", theme, "--limit", "3"],
+            "last_page": ["--limit", "3", "--offset", str(max(0, total - 2))],
+        }
+        record["cli"] = diff_pages.measure(
+            old_db, new_db, cases, args.before_ref, args.workdir, args.cli_rounds
         )
     publish(finish(record), args)
 

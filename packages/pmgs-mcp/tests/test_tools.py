@@ -54,8 +54,10 @@ AGENT_PAGE_DEFAULTS = {
     ("search_pmgs", "limit"): 4,
     ("get_pmgs_document", "segment_limit"): 20,
     ("get_pmgs_document", "related_classification_limit"): 5,
+    ("search_pmgs", "fallback"): True,
 }
-"""Where MCP's default page is smaller than the store's (issues 18, 33: sized for agents)."""
+"""Where MCP's default page is smaller than the store's (issues 18, 33: sized for agents), and
+where MCP asks for more than the store's default (issue 39: a search that does not dead-end)."""
 
 
 @pytest.mark.parametrize(("tool", "method"), sorted(MIRRORED.items()))

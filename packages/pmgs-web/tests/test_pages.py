@@ -241,8 +241,11 @@ def test_search_any_word_and_relevance_are_the_store_s(
     client: TestClient, store: PMGSStore
 ) -> None:
     query = "制御 存在しない語句"
-    assert client.get(f"/search.json?q={query}").json() == store.search_pmgs(query)
-    assert "該当なし" in client.get(f"/search?q={query}").text
+    # No text holds both words: the viewer shows the any-word search of them (ADR 0033).
+    fallen = client.get(f"/search.json?q={query}").json()
+    assert fallen == store.search_pmgs(query, fallback=True)
+    assert fallen["fallback"]["words"] == ["制御", "存在", "語句"]  # しない: an auxiliary
+    assert "該当なし" in client.get("/search?q=存在しない語句").text
     ranked = store.search_pmgs(query, order="relevance", match="any")
     assert ranked["results_by_type"]["classification"]["results"]
     answer = client.get(f"/search.json?q={query}&order=relevance&match=any").json()
@@ -251,7 +254,8 @@ def test_search_any_word_and_relevance_are_the_store_s(
 
 @pytest.mark.parametrize("query", ["制", "制御", "a", "ab", "A4"])
 def test_short_queries_answer_as_the_api(client: TestClient, store: PMGSStore, query: str) -> None:
-    assert client.get("/search.json", params={"q": query}).json() == store.search_pmgs(query)
+    answer = client.get("/search.json", params={"q": query}).json()
+    assert answer == store.search_pmgs(query, fallback=True)
 
 
 @pytest.mark.parametrize(
@@ -350,18 +354,23 @@ def test_scheme_indexes(client: TestClient, oracle: sqlite3.Connection) -> None:
         assert f"/ipc/{code}?edition=8U" in hrefs(ipc.text)
 
 
-def test_a_code_typed_in_the_search_box_is_offered(
+def test_a_code_typed_in_the_search_box_opens_it(
     client: TestClient, oracle: sqlite3.Connection
 ) -> None:
     schemes = sorted(
         r[0] for r in oracle.execute("SELECT DISTINCT scheme FROM concept WHERE code='G06F3/048'")
     )
-    page = client.get("/search?q=G06F3/048")
-    offered = page.text.split('class="codes"', 1)[1].split("</p>", 1)[0]
-    assert (
-        sorted(s for s in ("fi", "ipc", "fterm") if f'href="/{s}/G06F3/048' in offered) == schemes
-    )
-    assert 'class="codes"' not in client.get("/search?q=制御").text
+    assert "fi" in schemes
+    for typed in ("G06F3/048", "G06F 3/048", "G06F   3/   048", "Ｇ０６Ｆ３／０４８"):
+        page = client.get("/search", params={"q": typed}, follow_redirects=False)
+        assert page.status_code == 303, typed
+        assert page.headers["location"] == "/fi/G06F3/048"  # FI first of the schemes
+    if "ipc" in schemes:
+        ipc = client.get("/search?q=G06F3/048&scheme=ipc", follow_redirects=False)
+        assert ipc.headers["location"].startswith("/ipc/G06F3/048")
+    answer = client.get("/search.json?q=G06F 3/048").json()
+    assert sorted(m["scheme"] for m in answer["code_matches"]) == schemes
+    assert client.get("/search?q=制御", follow_redirects=False).status_code == 200
 
 
 def test_viewer_paths_of_cited_codes_answer(client: TestClient) -> None:

@@ -318,10 +318,13 @@ def _match_note(match: Any) -> str:
     return f" [{', '.join(editions)}]" if editions and len(editions) > 1 else ""
 
 
-def search(page: CombinedSearchPage, hints: Sequence[str] = ()) -> None:
-    """Hits per type with the matched terms highlighted in each excerpt."""
+def search(page: CombinedSearchPage, hints: Sequence[str] = (), notes: Sequence[str] = ()) -> None:
+    """Hits per type with the matched terms highlighted in each excerpt; ``notes`` (what the
+    answer is: a code's lookup, the words of an any-word fallback) come first."""
     by_type: dict[str, Any] = dict(page["results_by_type"])
     stdout.print(Text(f"search: {page['query']}  mode: {page['search_mode']}", style="bold"))
+    for note in notes:
+        stdout.print(Text(note, style="cyan", overflow="fold"))
     for key, title, first_column, offset_flag, label in _SEARCH_SECTIONS:
         results = by_type.get(key)
         if results is None:

@@ -82,7 +82,8 @@ SERVER_INSTRUCTIONS: Final = (
     "documents and IPC definitions. It never guesses, summarises, translates or goes online.\n"
     "Workflow: use search_pmgs to find codes and documents by literal text (not semantic "
     "search; terms of 1-2 characters are answered too), lookup_classification to read one "
-    "code (FI, F-term or IPC) with its texts, relations and documents, and get_pmgs_document "
+    "code (FI, F-term or IPC) with its texts, relations and documents (a search for a code "
+    "answers code_matches: look it up), and get_pmgs_document "
     "to read a document (handbook page, explanation, PDF page) in bounded segments. When a "
     "page says has_more / *_truncated, pass the matching next_*_offset to continue. A "
     "lookup of a missing code is not an error: it returns match_status 'not_found'. Tool "
@@ -328,7 +329,12 @@ def build_toolset(
                 "of them. search_mode is the route (trigram, or literal substring when a term "
                 "has 1-2 characters); index says which index answered. For many words or a pasted "
                 "sentence use match='any' with order='relevance' (BM25 ranking; score 0-1, "
-                "best = 1.0, lexical only). Follow up with "
+                "best = 1.0, lexical only; a Japanese phrase is split into the words it is "
+                "written with, listed in terms). No dead end (fallback, default true): "
+                "code_matches when the query is a code (look it up), fallback.words when the "
+                "exact phrase matched nothing and the pages hold the any-word search of its "
+                "words, other_language with the hit counts of the other language when "
+                "nothing matched. Follow up with "
                 "lookup_classification (code) or get_pmgs_document (document_id)."
             ),
             SEARCH_INPUT,

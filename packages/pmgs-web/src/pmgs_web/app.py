@@ -22,7 +22,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -148,6 +148,8 @@ class _Viewer:
             return self._error(as_json, links, "INTERNAL_ERROR", "the page failed", 500)
         if as_json:
             return _json(view.record, view.status)
+        if view.redirect is not None:
+            return RedirectResponse(view.redirect, 303, headers=_HEADERS)
         try:
             return self._html(view, links)
         except Exception:

@@ -64,20 +64,43 @@ def _choice(req: PageRequest, name: str, accepted: tuple[str, ...]) -> str:
 
 
 def search(req: PageRequest) -> View:
-    """Classifications and documents at once, each with its own paging (``search_pmgs``)."""
+    """Classifications and documents at once, each with its own paging (``search_pmgs``).
+
+    The search does not dead-end (ADR 0033): a query that is a code the release holds opens
+    that code (the first of FI, F-term, IPC; ``scheme=`` picks one); an exact phrase that no
+    text holds shows the any-word results of its words, named; nothing in this language
+    links to the other language's hits, counted. ``scheme=`` filters the classifications,
+    and each scheme's total (up to 200, then "200+") links to that filter.
+    """
     query = req.query.get("q", "")
     order = _choice(req, "order", _ORDERS)
     match = _choice(req, "match", _MATCHES)
+    scheme = req.query.get("scheme") or None
+    if scheme is not None and scheme not in _SCHEMES:
+        raise PMGSQueryError("INVALID_SCHEME", "scheme must be fi, fterm or ipc")
+    offsets = (
+        int_param(req.query, "classification_offset") or 0,
+        int_param(req.query, "document_offset") or 0,
+    )
     page = req.store.search_pmgs(
         query,
+        [scheme] if scheme else None,
         release=req.release,
         language=req.language,
         limit=SEARCH_PAGE,
-        classification_offset=int_param(req.query, "classification_offset") or 0,
-        document_offset=int_param(req.query, "document_offset") or 0,
+        classification_offset=offsets[0],
+        document_offset=offsets[1],
         order=order,
         match=match,
+        fallback=True,
     )
+    codes = page.get("code_matches", [])
+    if codes and offsets == (0, 0):
+        first = codes[0]
+        target = req.links.code(
+            first["scheme"], first["code"], first["edition"] if first["scheme"] == "ipc" else None
+        )
+        return View("search.html", {}, page, 200, query, redirect=target)
     by_type = page["results_by_type"]
     terms: list[str] = []
     classifications = by_type.get("classification")
@@ -85,36 +108,51 @@ def search(req: PageRequest) -> View:
     for typed in (classifications, documents):
         if typed is not None:
             terms.extend(term["term"] for term in typed["terms"])
+    fallback = page.get("fallback")
     context: dict[str, object] = {
         "page": page,
         "q": query,
-        "codes": _codes_named(req, query),
         "order": order,
         "match": match,
+        "scheme": scheme,
         "marks": sorted(set(terms), key=len, reverse=True),
+        "words": list(dict.fromkeys(terms)),
+        "fallback": fallback,
+        "other": page.get("other_language"),
+        "totals": _scheme_totals(req, query, fallback is not None, order, match),
         "classifications": classifications,
         "documents": documents,
     }
     return View("search.html", context, page, 200, query or label("search", req.language))
 
 
-def _codes_named(req: PageRequest, query: str) -> list[dict[str, object]]:
-    """Codes the query names exactly (``G06F3/048``, ``2D673AA01``), offered as direct links;
-    text that is no code of a scheme is simply not offered."""
-    text = query.strip()
-    if not text or len(text) > 40 or " " in text:
+_SCHEMES: Final = ("fi", "fterm", "ipc")
+TOTAL_CAP: Final = 200
+"""Hits counted per scheme for the totals line; more shows as "200+"."""
+
+
+def _scheme_totals(
+    req: PageRequest, query: str, fell_back: bool, order: str, match: str
+) -> list[dict[str, object]]:
+    """Each scheme's classification hits for what the page shows (the any-word search when
+    it fell back), counted up to :data:`TOTAL_CAP`; empty for a blank query."""
+    if not query.strip():
         return []
-    found: list[dict[str, object]] = []
-    for scheme in ("fi", "fterm", "ipc"):
-        try:
-            record = req.store.lookup(
-                scheme, text, req.release, None, req.language, relation_limit=1
-            )
-        except PMGSQueryError:
-            continue
-        if record["match_status"] in {"exact", "normalized_exact"}:
-            found.append({"scheme": scheme, "code": record["code"], "edition": record["edition"]})
-    return found
+    if fell_back:
+        order, match = "relevance", "any"
+    totals: list[dict[str, object]] = []
+    for scheme in _SCHEMES:
+        counted = req.store.search(
+            query,
+            [scheme],
+            req.release,
+            req.language,
+            TOTAL_CAP,
+            order=order,
+            match=match,
+        )
+        totals.append({"scheme": scheme, "count": counted["count"], "more": counted["has_more"]})
+    return totals
 
 
 def document_page(req: PageRequest, document_id: str) -> View:

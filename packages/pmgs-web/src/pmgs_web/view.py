@@ -36,6 +36,8 @@ class View:
     record: object
     status: int = 200
     title: str = ""
+    redirect: str | None = None
+    """An address the browser is sent to instead (303); the JSON answer is still ``record``."""
 
 
 @dataclass

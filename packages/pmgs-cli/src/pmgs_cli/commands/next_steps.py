@@ -25,9 +25,17 @@ if TYPE_CHECKING:
         HierarchyPage,
     )
 
-__all__ = ["code_schemes", "command", "empty_search", "missing_code", "no_children"]
+__all__ = [
+    "code_schemes",
+    "command",
+    "empty_search",
+    "missing_code",
+    "no_children",
+    "search_notes",
+]
 
 SCHEMES: Final = ("fi", "fterm", "ipc")
+_NAMES: Final = {"fi": "FI", "fterm": "F-term", "ipc": "IPC"}
 _LATIN: Final = re.compile(r"[A-Za-z]")
 
 
@@ -117,8 +125,32 @@ def no_children(q: Query, page: HierarchyPage) -> list[str]:
     ]
 
 
+def search_notes(q: Query, page: CombinedSearchPage, schemes: Sequence[str]) -> list[str]:
+    """What the answer is, before its hits: a code's lookup, the any-word fallback and its
+    words (ADR 0033). The other language's count is a next step (:func:`empty_search`)."""
+    notes = []
+    for match in page.get("code_matches", []):
+        words = ["lookup", match["scheme"], match["code"]]
+        if match["scheme"] == "ipc" and match["edition"] not in (None, "8U"):
+            words += ["--edition", str(match["edition"])]
+        notes.append(
+            f"{page['query']!r} is the {_NAMES[match['scheme']]} code {match['code']}; "
+            f"use lookup: {command(q, *words)}"
+            + (f"  (pmgs web → {match['viewer_path']})" if match["viewer_path"] else "")
+        )
+    fallback = page.get("fallback")
+    if fallback is not None:
+        notes.append(
+            f"no text holds the exact phrase {page['query']!r}; showing texts holding any of "
+            f"its words, ranked by relevance: {', '.join(fallback['words'])}"
+        )
+    return notes
+
+
 def empty_search(q: Query, page: CombinedSearchPage, schemes: Sequence[str]) -> list[str]:
-    """Nothing matched: say where it was searched; a Latin query under ja → ``--language en``."""
+    """Nothing matched: say where it was searched (and which words, after a fallback); the
+    other language's hits, counted, with the command that shows them (a Latin query under
+    ja without that count → ``--language en``)."""
     by_type = page["results_by_type"]
     pages: list[ClassificationSearchPage | DocumentSearchPage] = [
         typed for typed in (by_type.get("classification"), by_type.get("document")) if typed
@@ -132,7 +164,24 @@ def empty_search(q: Query, page: CombinedSearchPage, schemes: Sequence[str]) -> 
         f"no text of release {rel} in language {language} ({where}; "
         f"{', '.join(page['content_types'])}) contains {page['query']!r}"
     ]
-    if language == "ja" and _LATIN.search(page["query"]):
+    if "fallback" in page:
+        words = ", ".join(page["fallback"]["words"])
+        lines[0] = (
+            f"no text of release {rel} in language {language} ({where}) contains "
+            f"{page['query']!r} or any of its words ({words})"
+        )
+    other = page.get("other_language")
+    if other is not None:
+        name = {"en": "English", "ja": "Japanese"}[other["language"]]
+        more = "+" if other["at_least"] else ""
+        argv = ["search", page["query"], "--language", other["language"]]
+        for scheme in schemes:
+            argv += ["--scheme", scheme]
+        lines.append(
+            f"the {name} texts hold {other['classification_count']}{more} classification and "
+            f"{other['document_count']}{more} document hits: {command(q, *argv)}"
+        )
+    elif language == "ja" and _LATIN.search(page["query"]) and "code_matches" not in page:
         lines.append(
             "English texts are searched with --language en: "
             + command(q, "search", page["query"], "--language", "en")

@@ -165,15 +165,23 @@ def _code_error(error: PMGSQueryError, q: Query, scheme: str, code: str) -> Exce
     "--rank",
     "order",
     type=click.Choice(["index", "relevance"]),
-    default="index",
-    show_default=True,
-    help="index: package order; relevance: BM25 (lexical), with a score per hit.",
+    default=None,
+    help="index: package order; relevance: BM25 (lexical), with a score per hit. "
+    "Default: relevance with --any, else index.",
 )
 @click.option(
     "--any",
     "match_any",
     is_flag=True,
-    help="Accept texts with any of the terms (more terms rank higher).",
+    help="Accept texts with any of the words (a phrase is split into the words it is "
+    "written with); ranked by BM25 unless --rank index: more words rank higher.",
+)
+@click.option(
+    "--no-fallback",
+    "no_fallback",
+    is_flag=True,
+    help="Only the search asked for: no any-word results when the exact phrase finds "
+    "nothing, no count of the other language, no lookup hint for a code.",
 )
 @click.option(
     "--min-score",
@@ -195,8 +203,9 @@ def search(
     limit: int,
     classification_offset: int,
     document_offset: int,
-    order: str,
+    order: str | None,
     match_any: bool,
+    no_fallback: bool,
     min_score: float,
     language: str,
     detail: str,
@@ -209,6 +218,11 @@ def search(
     is on the first page. With --rank relevance or --any, hits are ranked by BM25 over the
     lexical indexes and show a score (best = 1.0): how well the words match, not how
     likely a code fits.
+
+    The search does not dead-end: when the exact phrase is in no text, the texts holding
+    any of the words it is written with are shown, ranked, with the words named; when
+    nothing is found in the language searched, the other language's hits are counted with
+    the command that shows them; a query that is a code prints the lookup that answers it.
     """
     with q.open_store() as store:
         page = store.search_pmgs(
@@ -221,14 +235,20 @@ def search(
             classification_offset=classification_offset,
             document_offset=document_offset,
             document_kinds=list(document_kinds) or None,
-            order=order,
+            order=order or ("relevance" if match_any else "index"),
             match="any" if match_any else "all",
             min_score=min_score,
             ipc_editions=list(ipc_editions) or None,
+            fallback=not no_fallback,
         )
     if q.as_json:
         q.finish(_shaped(page, detail, q), "search")
-    q.finish(page, "search", hints=next_steps.empty_search(q, page, schemes))
+    q.finish(
+        page,
+        "search",
+        notes=next_steps.search_notes(q, page, schemes),
+        hints=next_steps.empty_search(q, page, schemes),
+    )
 
 
 @click.command()

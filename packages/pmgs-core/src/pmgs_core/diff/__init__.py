@@ -14,9 +14,9 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Final
+from pathlib import Path
+from typing import Any, Final
 
-from pmgs_core.diff._load import SCHEME_EDITIONS, Link, Side, load_links, load_side
 from pmgs_core.diff._records import (
     DIFF_SECTIONS,
     DiffCount,
@@ -24,6 +24,18 @@ from pmgs_core.diff._records import (
     DiffSection,
     LinkEnd,
     ReleaseDiff,
+)
+from pmgs_core.diff._sql import (
+    LINK_SECTIONS,
+    PRIOR,
+    SCHEME_EDITIONS,
+    Bounds,
+    bounds,
+    code_counts,
+    code_page,
+    link_counts,
+    link_page,
+    target_key,
 )
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import CONTENT_ROLE, EVIDENCE_NOTICE, ReleaseRef
@@ -43,11 +55,38 @@ __all__ = [
 
 MAX_UNDER_CHARS: Final = 40
 Source = PMGSStore | str | os.PathLike[str]
+Bucket = tuple[DiffSection, str]
+"""A section and the scheme of its items: what the counts count and a page is cut from."""
 
 
 @contextmanager
-def _reader(source: Source) -> Iterator[tuple[sqlite3.Connection, ReleaseRef, str]]:
-    """A read-only connection of its own and the release stamp; the store checks the file."""
+def _attached(old: Source, new: Source) -> Iterator[tuple[sqlite3.Connection, _Stamps]]:
+    """One read-only connection on ``new`` with ``old`` attached as ``prior``.
+
+    Both stores check their files when opened; the diff then runs as SQL across the two
+    schemas, so a page costs what its queries read, never a copy of either release.
+    """
+    (new_path, new_ref, attribution), (old_path, old_ref, _) = _stamp(new), _stamp(old)
+    try:
+        conn = sqlite3.connect(new_path.resolve().as_uri() + "?mode=ro", uri=True)
+    except sqlite3.Error:
+        raise PMGSQueryError("DATABASE_ERROR", "a release database could not be read") from None
+    try:
+        conn.execute(f"ATTACH DATABASE ? AS {PRIOR}", (old_path.resolve().as_uri() + "?mode=ro",))
+        conn.execute("PRAGMA query_only = 1")
+        conn.create_function("pmgs_target_key", 3, target_key, deterministic=True)
+        yield conn, (old_ref, new_ref, attribution)
+    except sqlite3.Error:
+        raise PMGSQueryError("DATABASE_ERROR", "a release database could not be read") from None
+    finally:
+        conn.close()
+
+
+_Stamps = tuple[ReleaseRef, ReleaseRef, str]
+
+
+def _stamp(source: Source) -> tuple[Path, ReleaseRef, str]:
+    """The database file, release stamp and attribution; the store checks the file."""
     if isinstance(source, PMGSStore):
         path, release = source.database_path, source.release_info()
     else:
@@ -57,85 +96,40 @@ def _reader(source: Source) -> Iterator[tuple[sqlite3.Connection, ReleaseRef, st
         "release_id": release["release_id"],
         "reference_date": release["reference_date"],
     }
-    conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-    try:
-        conn.execute("PRAGMA query_only = 1")
-        yield conn, ref, release["attribution"]
-    except sqlite3.Error:
-        raise PMGSQueryError("DATABASE_ERROR", "a release database could not be read") from None
-    finally:
-        conn.close()
+    return path, ref, release["attribution"]
 
 
-def _code_item(
-    section: DiffSection,
-    scheme: str,
-    edition: str,
-    code: str,
-    *,
-    kind: str | None = None,
-    titles: tuple[str | None, str | None] = (None, None),
-    parents: tuple[str | None, str | None] = (None, None),
-) -> DiffItem:
+def _code_item(section: DiffSection, scheme: str, edition: str, row: tuple[Any, ...]) -> DiffItem:
+    code, kind, old_title, new_title, old_parent, new_parent = row
     return {
         "section": section,
         "scheme": scheme,
         "edition": edition or None,
         "code": code,
         "kind": kind,
-        "old_title": titles[0],
-        "new_title": titles[1],
-        "old_parent": parents[0],
-        "new_parent": parents[1],
+        "old_title": old_title if section != "moved" else None,
+        "new_title": new_title if section != "moved" else None,
+        "old_parent": old_parent if section not in ("retitled",) else None,
+        "new_parent": new_parent if section not in ("retitled",) else None,
         "target": None,
     }
 
 
-def _one_sided(
-    section: DiffSection, key: tuple[str, str], code: str, side: Side, *, new_side: bool
-) -> DiffItem:
-    """An ``added`` (only the new side has it) or ``removed`` (only the old side) item."""
-    title, parent = side.titles.get(code), side.parents.get(code)
-    return _code_item(
-        section,
-        *key,
-        code,
-        kind=side.kinds[code],
-        titles=(None, title) if new_side else (title, None),
-        parents=(None, parent) if new_side else (parent, None),
-    )
-
-
-def _code_items(scheme: str, edition: str, old: Side, new: Side) -> list[DiffItem]:
-    key = (scheme, edition)
-    items = [
-        _one_sided("added", key, code, new, new_side=True)
-        for code in sorted(new.kinds.keys() - old.kinds.keys())
-    ]
-    items += [
-        _one_sided("removed", key, code, old, new_side=False)
-        for code in sorted(old.kinds.keys() - new.kinds.keys())
-    ]
-    for code in sorted(old.kinds.keys() & new.kinds.keys()):
-        titles = (old.titles.get(code), new.titles.get(code))
-        parents = (old.parents.get(code), new.parents.get(code))
-        if titles[0] != titles[1]:
-            items.append(_code_item("retitled", *key, code, kind=new.kinds[code], titles=titles))
-        if parents[0] != parents[1]:
-            items.append(_code_item("moved", *key, code, kind=new.kinds[code], parents=parents))
-    return items
-
-
-def _link_items(section: DiffSection, links: set[Link], scheme: str | None) -> list[DiffItem]:
-    items = []
-    for link in sorted(links):
-        if scheme is not None and scheme not in (link[0], link[3]):
-            continue
-        item = _code_item(section, link[0], link[1], link[2])
-        target: LinkEnd = {"scheme": link[3], "edition": link[4] or None, "code": link[5]}
-        item["target"] = target
-        items.append(item)
-    return items
+def _link_item(section: DiffSection, row: tuple[Any, ...]) -> DiffItem:
+    from_scheme, from_edition, code, to_scheme, to_edition, to_code = row
+    target: LinkEnd = {"scheme": to_scheme, "edition": to_edition or None, "code": to_code}
+    return {
+        "section": section,
+        "scheme": from_scheme,
+        "edition": from_edition or None,
+        "code": code,
+        "kind": None,
+        "old_title": None,
+        "new_title": None,
+        "old_parent": None,
+        "new_parent": None,
+        "target": target,
+    }
 
 
 def _check(scheme: object, under: object, limit: object, offset: object) -> str | None:
@@ -173,34 +167,27 @@ def diff_releases(
     (≤ 200) and ``offset`` page them, the counts always cover everything.
     """
     prefix = _check(scheme, under, limit, offset)
-    items: list[DiffItem] = []
-    with _reader(old) as (old_conn, old_ref, _), _reader(new) as (new_conn, new_ref, attribution):
-        for name, edition in SCHEME_EDITIONS:
-            if scheme in (None, name):
-                before = load_side(old_conn, name, edition, prefix)
-                after = load_side(new_conn, name, edition, prefix)
-                items.extend(_code_items(name, edition, before, after))
-        for kind, section in (("theme", "theme_link"), ("concordance", "concordance")):
-            before_links = load_links(old_conn, kind, prefix)
-            after_links = load_links(new_conn, kind, prefix)
-            items.extend(_link_items(f"{section}_added", after_links - before_links, scheme))  # type: ignore[arg-type]
-            items.extend(_link_items(f"{section}_removed", before_links - after_links, scheme))  # type: ignore[arg-type]
-    order = {name: index for index, name in enumerate(DIFF_SECTIONS)}
-    items.sort(key=lambda i: (order[i["section"]], i["scheme"], i["code"], str(i["target"])))
-    counts: dict[tuple[DiffSection, str], int] = {}
-    for item in items:
-        key = (item["section"], item["scheme"])
-        counts[key] = counts.get(key, 0) + 1
-    page = items[offset : offset + limit]
-    more = offset + len(page) < len(items)
+    span = bounds(prefix)
+    with _attached(old, new) as (conn, (old_ref, new_ref, attribution)):
+        buckets = _buckets(conn, scheme, span)
+        page: list[DiffItem] = []
+        start = 0
+        for (section, bucket_scheme), count in buckets.items():
+            first, last = max(offset, start), min(offset + limit, start + count)
+            if first < last:
+                window = (last - first, first - start)
+                page.extend(_bucket_page(conn, (section, bucket_scheme), span, scheme, window))
+            start += count
+    total = start
+    more = offset + len(page) < total
     return {
         "record_type": "release_diff",
         "from_release": old_ref,
         "to_release": new_ref,
         "scheme": scheme,
         "under": prefix,
-        "counts": [{"section": s, "scheme": c, "count": n} for (s, c), n in counts.items()],
-        "total": len(items),
+        "counts": [{"section": s, "scheme": c, "count": n} for (s, c), n in buckets.items()],
+        "total": total,
         "limit": limit,
         "offset": offset,
         "truncated": more,
@@ -210,3 +197,36 @@ def diff_releases(
         "content_role": CONTENT_ROLE,
         "notice": EVIDENCE_NOTICE,
     }
+
+
+def _buckets(conn: sqlite3.Connection, scheme: str | None, span: Bounds) -> dict[Bucket, int]:
+    """The non-empty counts per section and scheme, in the order of the items."""
+    found: dict[Bucket, int] = {}
+    for name, edition in SCHEME_EDITIONS:
+        if scheme in (None, name):
+            for section, count in code_counts(conn, name, edition, span).items():
+                found[(section, name)] = count
+    for link_section, (kind, added) in LINK_SECTIONS.items():
+        for name, count in link_counts(conn, kind, added, span, scheme).items():
+            found[(link_section, name)] = count
+    order = {name: index for index, name in enumerate(DIFF_SECTIONS)}
+    ordered = sorted(found.items(), key=lambda entry: (order[entry[0][0]], entry[0][1]))
+    return {bucket: count for bucket, count in ordered if count}
+
+
+def _bucket_page(
+    conn: sqlite3.Connection,
+    bucket: Bucket,
+    span: Bounds,
+    scheme: str | None,
+    window: tuple[int, int],
+) -> list[DiffItem]:
+    """``window`` (limit, offset inside the bucket) of one bucket's items."""
+    section, name = bucket
+    if section in LINK_SECTIONS:
+        kind, added = LINK_SECTIONS[section]
+        links = link_page(conn, (kind, added, name), span, scheme, window)
+        return [_link_item(section, row) for row in links]
+    edition = dict(SCHEME_EDITIONS)[name]
+    codes = code_page(conn, section, (name, edition, span), *window)  # type: ignore[arg-type]
+    return [_code_item(section, name, edition, row) for row in codes]

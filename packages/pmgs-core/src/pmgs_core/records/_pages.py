@@ -100,6 +100,7 @@ class SearchPageBase(TypedDict):
     match: NotRequired[Literal["all", "any"]]
     min_score: NotRequired[float]
     candidates_capped: NotRequired[bool]
+    word_split: NotRequired[Literal["sudachi", "whitespace"]]
 
 
 SchemeMerge = Literal["single", "interleaved"]
@@ -126,6 +127,36 @@ class _ResultsByType(TypedDict, total=False):
     document: DocumentSearchPage
 
 
+class SearchFallback(TypedDict):
+    """The exact phrase found nothing: the pages hold the any-word search of its words."""
+
+    reason: Literal["no_exact_match"]
+    words: list[str]
+    word_split: Literal["sudachi", "whitespace"]
+    match: Literal["any"]
+    order: Literal["relevance"]
+
+
+class CodeMatch(TypedDict):
+    """The query is this code (in any notation): the lookup that answers it."""
+
+    scheme: str
+    code: str
+    edition: str | None
+    match_status: str
+    viewer_path: str | None
+
+
+class OtherLanguage(TypedDict):
+    """Nothing in the language searched; the other language's texts hold this many hits
+    (one page of each type: ``at_least`` when more follow)."""
+
+    language: str
+    classification_count: int
+    document_count: int
+    at_least: bool
+
+
 class CombinedSearchPage(TypedDict):
     record_type: Literal["combined_search_page"]
     query: str
@@ -137,6 +168,9 @@ class CombinedSearchPage(TypedDict):
     attribution: str
     content_role: str
     notice: str
+    fallback: NotRequired[SearchFallback]
+    code_matches: NotRequired[list[CodeMatch]]
+    other_language: NotRequired[OtherLanguage]
 
 
 class DocumentSegment(TypedDict):

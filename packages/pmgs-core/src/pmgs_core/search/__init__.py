@@ -18,6 +18,7 @@ from pmgs_core.folding import (
 
 if TYPE_CHECKING:
     from pmgs_core.search._context import code_context, code_titles
+    from pmgs_core.search._fallback import code_matches, is_empty, no_dead_end
     from pmgs_core.search._paging import (
         MAX_MATCHES_PER_GROUP,
         GroupedPage,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
         TermPlan,
         check_query,
         plan_query,
+        plan_words,
     )
     from pmgs_core.search._rank import CANDIDATE_CAP, RANKED_INDEX, rank_groups
     from pmgs_core.search._run import (
@@ -43,8 +45,16 @@ if TYPE_CHECKING:
         search_documents,
     )
     from pmgs_core.search._text import mime_type, search_text
+    from pmgs_core.search._words import (
+        Held,
+        WordSplit,
+        WordSplitMethod,
+        analyser_available,
+        any_plan,
+        split_words,
+    )
 
-_QUERY_SIDE = ("_plan", "_paging", "_run", "_rank", "_text", "_context")
+_QUERY_SIDE = ("_plan", "_paging", "_run", "_rank", "_text", "_context", "_words", "_fallback")
 """Modules loaded on the first search. Only the folding is loaded with the package (the index
 builder and the schema need it), so that a cold ``pmgs lookup`` does not pay for the query
 side; ``_run`` imports the other two, so loading all three costs nothing extra."""
@@ -67,26 +77,36 @@ __all__ = [
     "MAX_TERMS",
     "RANKED_INDEX",
     "GroupedPage",
+    "Held",
     "QueryPlan",
     "SearchReader",
     "SearchRequest",
     "TermPlan",
+    "WordSplit",
+    "WordSplitMethod",
+    "analyser_available",
+    "any_plan",
     "bigram_tokens",
     "candidate_sql",
     "check_query",
     "code_context",
+    "code_matches",
     "code_titles",
     "collect_groups",
     "combine_modes",
     "excerpt",
     "fold_for_search",
     "index_bigrams",
+    "is_empty",
     "is_indexed_bigram",
     "mime_type",
+    "no_dead_end",
     "plan_query",
+    "plan_words",
     "rank_groups",
     "search_classifications",
     "search_combined",
     "search_documents",
     "search_text",
+    "split_words",
 ]

@@ -8,6 +8,7 @@ of 1 to a literal scan; :meth:`QueryPlan.matches` is the exact check every candi
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -24,6 +25,7 @@ __all__ = [
     "check_query",
     "covering_trigrams",
     "plan_query",
+    "plan_words",
 ]
 
 MAX_QUERY_CHARS: Final = 512
@@ -157,9 +159,12 @@ def plan_query(query: str) -> QueryPlan | None:
 
     The caller has already checked the type and the length limits.
     """
-    seen: dict[str, None] = {}
-    for raw in query.split():
-        seen.setdefault(raw, None)
+    return plan_words(query.split())
+
+
+def plan_words(words: Sequence[str]) -> QueryPlan | None:
+    """The plan of a list of terms (each once, in order); None when there are none."""
+    seen = dict.fromkeys(words)
     if not seen:
         return None
     terms = []

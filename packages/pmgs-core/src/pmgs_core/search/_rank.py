@@ -8,6 +8,7 @@ The statistics, the formula, the candidate cap and the score normalisation are A
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable
@@ -23,6 +24,7 @@ __all__ = [
     "DOCUMENT_CANDIDATE_CAP",
     "GROUP_SUPPORT",
     "K1",
+    "PHRASE_ORDER_WEIGHT",
     "RANKED_INDEX",
     "B",
     "IndexStats",
@@ -30,6 +32,7 @@ __all__ = [
     "RankedPage",
     "bm25_term",
     "idf",
+    "in_phrase_order",
     "rank_groups",
     "read_stats",
 ]
@@ -355,6 +358,8 @@ def score_row(
     terms: tuple[TermPlan, ...],
     weights: dict[str, float],
     stats: IndexStats,
+    *,
+    phrase_order: bool = False,
 ) -> tuple[float, list[str]]:
     """A row's score and the terms (as typed) it holds; ``folded`` is its folded text and
     ``length`` its length in trigrams (:func:`row_length` of the raw text).
@@ -362,7 +367,8 @@ def score_row(
     The score is the BM25 sum times the share of the query's terms the row holds
     (coordination): with ``match="any"``, a row holding two of the query's words outranks one
     holding a single rarer word. Under ``match="all"`` every row holds all terms and the
-    factor is 1.
+    factor is 1. ``phrase_order`` (the terms are a phrase's words, ``_words``) multiplies it
+    by up to 1 + :data:`PHRASE_ORDER_WEIGHT` for the words held in the phrase's order.
     """
     score, matched = 0.0, []
     for term in terms:
@@ -370,7 +376,29 @@ def score_row(
         if count:
             score += bm25_term(weights[term.folded], count, length, stats.average_length)
             matched.append(term.term)
-    return score * len(matched) / len(terms), matched
+    score *= len(matched) / len(terms)
+    if phrase_order and len(matched) > 1:
+        held = tuple(term for term in terms if term.term in matched)
+        score *= 1.0 + PHRASE_ORDER_WEIGHT * in_phrase_order(folded, held)
+    return score, matched
+
+
+PHRASE_ORDER_WEIGHT: Final = 0.25
+"""Most a row's score grows when it holds a phrase's words in the phrase's order (ADR 0033)."""
+
+
+def in_phrase_order(folded: str, terms: tuple[TermPlan, ...]) -> float:
+    """The share of consecutive pairs of ``terms`` (the phrase's words a row holds, in the
+    phrase's order) that the row holds in that order (the first word's first occurrence
+    before the second's last): ``燃料を用いた歯車の機構`` prefers ``燃料を用いた歯車機構``
+    to ``歯車を用いた燃料機構``, which holds the same words."""
+    pairs = list(itertools.pairwise(terms))
+    held = 0
+    for first, second in pairs:
+        start = folded.find(first.folded)
+        if start >= 0 and folded.rfind(second.folded) > start:
+            held += 1
+    return held / len(pairs)
 
 
 def rank_groups(
@@ -386,6 +414,7 @@ def rank_groups(
     window: tuple[int, int],
     cap: int = CANDIDATE_CAP,
     group_key: Callable[[Row], Hashable] | None = None,
+    phrase_order: bool = False,
 ) -> RankedPage:
     """Score the candidates, group them and cut one page (``window`` = limit, offset).
 
@@ -447,7 +476,9 @@ def rank_groups(
             if texts.setdefault((key, folded), unit) != unit:
                 continue
         length = row_length(str(row[body_column]))
-        score, terms = score_row(folded, length, plan.terms, weights, stats)
+        score, terms = score_row(
+            folded, length, plan.terms, weights, stats, phrase_order=phrase_order
+        )
         scored.setdefault(key, []).append((score, row_id, row))
         matched.setdefault(key, {}).update(dict.fromkeys(terms))
     raw: list[tuple[float, int, Hashable]] = []  # (group score, first row id, key)

@@ -53,6 +53,7 @@ from pmgs_core.search._rank import (
     RankedPage,
     rank_groups,
 )
+from pmgs_core.search._words import WordSplitMethod
 
 __all__ = [
     "CLASSIFICATION_SOURCE",
@@ -99,6 +100,16 @@ class SearchRequest:
     """IPC editions searched (None: all); FI and F-term are not filtered by it."""
     id_range: tuple[int, int] | None = None
     """Row ids the one scheme of ``schemes`` lies in (``_codes.text_range``), or None."""
+    word_split: WordSplitMethod | None = None
+    """How the terms of an any-word search were found (``_words``); None: whitespace, as
+    every all-terms search is split."""
+
+    @property
+    def phrase_order(self) -> bool:
+        """True when the terms are the words of one phrase (one chunk cut by the analyser):
+        their order is the phrase's and weighs a little (``_rank.in_phrase_order``); the
+        order of spaced keywords is not."""
+        return self.word_split == "sudachi" and len(self.query.split()) == 1
 
     @property
     def ranked(self) -> bool:
@@ -273,6 +284,8 @@ def _page_base(reader: SearchReader, request: SearchRequest, offset: int) -> Sea
         base["order"] = request.order
         base["match"] = request.match
         base["min_score"] = request.min_score
+    if request.word_split is not None:
+        base["word_split"] = request.word_split
     return base
 
 
@@ -324,6 +337,7 @@ class ContentSource:
             window=(request.limit, offset),
             cap=max(self.cap // share, 1),
             group_key=group_key,
+            phrase_order=request.phrase_order,
         )
 
 

@@ -8,7 +8,7 @@ Planning, folding, the candidate statement, grouping and paging all live in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pmgs_core import search as _engine
 from pmgs_core.errors import PMGSQueryError
@@ -79,7 +79,14 @@ class SearchMixin(StoreConnection):
         page = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
         request = _ranked_request(
-            query, plan, page, checked_schemes, None, (order, match, min_score), ipc_editions
+            query,
+            plan,
+            page,
+            checked_schemes,
+            None,
+            (order, match, min_score),
+            ipc_editions,
+            held=self._held(page[0], checked_schemes, None),
         )
         reader = self._search_reader()
         return self._locked(lambda: _engine.search_classifications(reader, request, checked_offset))
@@ -107,7 +114,15 @@ class SearchMixin(StoreConnection):
         page = self._check_search_page(release, language, limit)
         checked_offset = check_offset(offset, "offset")
         kinds = check_kinds(document_kinds)
-        request = _ranked_request(query, plan, page, [], kinds, (order, match, min_score))
+        request = _ranked_request(
+            query,
+            plan,
+            page,
+            [],
+            kinds,
+            (order, match, min_score),
+            held=self._held(page[0], None, kinds),
+        )
         reader = self._search_reader()
         return self._locked(lambda: _engine.search_documents(reader, request, checked_offset))
 
@@ -127,13 +142,21 @@ class SearchMixin(StoreConnection):
         match: str = "all",
         min_score: float = 0.0,
         ipc_editions: Sequence[str] | None = None,
+        fallback: bool = False,
     ) -> CombinedSearchPage:
         """Classifications and documents at once, each paged on its own.
 
         ``limit`` applies to each type separately; continue one type with its own offset.
         ``order``, ``match`` and ``min_score`` are those of :meth:`search` (scores are
         normalised within each type's page). ``ipc_editions`` is that of :meth:`search`.
+
+        ``fallback=True`` does not dead-end (ADR 0033): a query that is a code adds
+        ``code_matches`` (the lookups that answer it); an exact phrase that finds nothing is
+        answered by the any-word search of the words it is written with (``fallback`` names
+        them); still nothing: ``other_language`` counts the hits in the other language.
         """
+        if not isinstance(fallback, bool):
+            raise PMGSQueryError("INVALID_ARGUMENT", "fallback must be true or false")
         plan = _engine.check_query(query)
         checked_schemes = check_schemes(schemes)
         types = check_content_types(content_types)
@@ -141,19 +164,63 @@ class SearchMixin(StoreConnection):
         class_offset = check_offset(classification_offset, "classification_offset")
         doc_offset = check_offset(document_offset, "document_offset")
         kinds = check_kinds(document_kinds)
+        held = self._held(page[0], checked_schemes, kinds)
         request = _ranked_request(
-            query, plan, page, checked_schemes, kinds, (order, match, min_score), ipc_editions
+            query,
+            plan,
+            page,
+            checked_schemes,
+            kinds,
+            (order, match, min_score),
+            ipc_editions,
+            held=held,
         )
         reader = self._search_reader()
-        return self._locked(
-            lambda: _engine.search_combined(
-                reader,
-                request,
-                types,
-                classification_offset=class_offset,
-                document_offset=doc_offset,
+
+        def run(asked: _engine.SearchRequest, first: int, second: int) -> CombinedSearchPage:
+            return self._locked(
+                lambda: _engine.search_combined(
+                    reader, asked, types, classification_offset=first, document_offset=second
+                )
             )
+
+        answer = run(request, class_offset, doc_offset)
+        if not fallback:
+            return answer
+        lookup = cast(Any, self).lookup  # the store's LookupMixin
+        return _engine.no_dead_end(
+            answer,
+            request,
+            (class_offset, doc_offset),
+            run,
+            lambda scheme, code: lookup(scheme, code, release, relation_limit=1),
+            held,
         )
+
+    def _held(
+        self, language: str, schemes: Sequence[str] | None, kinds: list[str] | None
+    ) -> _engine.Held:
+        """Whether a text of the release (classifications of ``schemes``, documents of
+        ``kinds``, in ``language``) holds a chunk as written: the exact search, one hit."""
+        reader = self._search_reader()
+        searched = list(schemes or ["fi", "fterm", "ipc"])
+
+        def held(chunk: str) -> bool:
+            request = _engine.SearchRequest(
+                chunk, _engine.plan_query(chunk), language, 1, searched, kinds
+            )
+            page = self._locked(
+                lambda: _engine.search_combined(
+                    reader,
+                    request,
+                    ["classification", "document"],
+                    classification_offset=0,
+                    document_offset=0,
+                )
+            )
+            return not _engine.is_empty(page)
+
+        return held
 
     def code_titles(self, refs: Sequence[CodeRef], language: str = "ja") -> list[str | None]:
         """The title (first text line, latest revision) of each referenced code, in order.
@@ -188,12 +255,13 @@ class SearchMixin(StoreConnection):
         relative to the best item (1.0), and ``min_score`` drops items below it. A blank
         ``content`` gives ``items: []``.
         """
-        plan = _engine.check_query(content)
+        _engine.check_query(content)
         checked_language, checked_limit = self._check_search_page(release, language, limit)
         _, _, checked_min = check_ranking("relevance", "any", min_score)
         if not isinstance(group_by_document, bool):
             raise PMGSQueryError("INVALID_ARGUMENT", "group_by_document must be true or false")
         schemes, kinds, types = _category(category)
+        plan, word_split = _engine.any_plan(content, self._held(checked_language, schemes, kinds))
         request = _engine.SearchRequest(
             content,
             plan,
@@ -204,6 +272,7 @@ class SearchMixin(StoreConnection):
             "relevance",
             "any",
             checked_min,
+            word_split=word_split,
         )
         reader = self._search_reader()
         return self._locked(
@@ -221,6 +290,8 @@ def _ranked_request(
     kinds: list[str] | None,
     ranking: tuple[object, object, object],
     ipc_editions: Sequence[str] | None = None,
+    *,
+    held: _engine.Held | None = None,
 ) -> _engine.SearchRequest:
     """The request of ``search``, ``search_documents`` and ``search_pmgs``: ranking and IPC
     editions are checked last, after the page and the offsets (the order bad input is told in).
@@ -228,8 +299,21 @@ def _ranked_request(
     order, match, min_score = check_ranking(*ranking)
     editions = check_ipc_editions(ipc_editions)
     language, limit = page
+    word_split = None
+    if match == "any" and plan is not None:
+        plan, word_split = _engine.any_plan(query, held)
     return _engine.SearchRequest(
-        query, plan, language, limit, schemes, kinds, order, match, min_score, editions
+        query,
+        plan,
+        language,
+        limit,
+        schemes,
+        kinds,
+        order,
+        match,
+        min_score,
+        editions,
+        word_split=word_split,
     )
 
 

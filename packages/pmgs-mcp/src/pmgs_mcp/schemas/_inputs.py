@@ -195,7 +195,24 @@ SEARCH_INPUT: Final = object_schema(
             "maxLength": MAX_QUERY_CHARS,
             "description": (
                 "Literal text; whitespace separates terms that must all occur. Japanese "
-                "words of 2 characters (電池, 樹脂) work. An empty query returns empty pages."
+                "words of 2 characters (電池, 樹脂) work. A Japanese phrase may be written "
+                "as is (燃料噴射を制御する装置): when no text holds it, the answer is the "
+                "any-word search of its words (see fallback). An empty query returns empty "
+                "pages."
+            ),
+        },
+        "fallback": {
+            "type": "boolean",
+            "default": True,
+            "description": (
+                "true (default): never a dead end. A query that is a code (G06F 3/048, "
+                "5H050AA01) adds code_matches: call lookup_classification with that scheme "
+                "and code. An exact phrase that no text holds is answered by the texts "
+                "holding any of the words it is written with (cut by a Japanese "
+                "morphological analyser, kept as written: no synonyms), ranked by relevance; "
+                "fallback.words names them. Still nothing: other_language counts the hits in "
+                "the other language (search again with that language). false: only the "
+                "search asked for."
             ),
         },
         "schemes": _optional(
