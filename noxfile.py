@@ -7,6 +7,7 @@ what is tested is what is locked.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import zipfile
@@ -16,7 +17,12 @@ import nox
 
 nox.options.default_venv_backend = "uv"
 nox.options.reuse_existing_virtualenvs = False
-nox.needs_version = ">=2025.2.9"
+# Two sessions at a time (one per core): a session that waits (on a server's deadline, the
+# Node clients, a venv being installed) leaves its core to the other. Sessions that must run
+# alone leave allow_parallel out (``integration``, ``replicas``: servers and clients with
+# start-up timeouts of their own); ``nox -j 1`` runs them all one by one.
+nox.options.parallel = os.cpu_count() or 1
+nox.needs_version = ">=2026.10.20"  # --parallel and allow_parallel
 
 ROOT = Path(__file__).parent
 PACKAGES = ("pmgs-core", "pmgs-build", "pmgs-cli", "pmgs-mcp", "pmgs-agentkit", "pmgs-web")
@@ -42,6 +48,14 @@ if SKIPPED_PYTHONS:
     print(f"nox: Python {', '.join(SKIPPED_PYTHONS)} not found on PATH; their sessions are skipped")
 
 
+PARALLEL = ("--numprocesses", "auto", "--dist", "loadscope")
+"""pytest-xdist: one worker per core (two on CI). The tests are independent: each takes its
+ports through the kit's ``serve_on_free_port`` and its files under its own ``tmp_path``.
+A module's tests go to one worker (``loadscope``), so a module-scoped server or build is made
+once, not once per worker; session fixtures are made once per worker. ``-- -n 0`` runs a
+session serially."""
+
+
 def _sync(session: nox.Session, *args: str) -> None:
     """Install the locked workspace (or one package of it) into the session's venv."""
     session.run_install(
@@ -54,7 +68,7 @@ def _sync(session: nox.Session, *args: str) -> None:
     )
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def lint(session: nox.Session) -> None:
     """ruff check, ruff format --check, the package dependency contracts (no import circle
     included), and no package source module over 600 lines (with the test of that check)."""
@@ -66,22 +80,39 @@ def lint(session: nox.Session) -> None:
     session.run("pytest", ".ci/test_module_size.py", "-q", "-p", "no:cacheprovider")
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def types(session: nox.Session) -> None:
     """mypy --strict over the source of every package."""
     _sync(session, "--all-packages")
     session.run("mypy", "--strict", *(f"packages/{name}/src" for name in (*PACKAGES, TEST_KIT)))
 
 
-@nox.session(python=PYTHONS)
+OTHER_PYTHONS = [v for v in PYTHONS if v != DEFAULT_PYTHON]
+"""The supported Pythons besides the default one: ``tests_workspace`` runs on them."""
+
+
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 @nox.parametrize("package", (*PACKAGES, TEST_KIT))
 def tests(session: nox.Session, package: str) -> None:
-    """One package's own tests, with only that package and its dependencies installed."""
+    """One package's own tests, with only that package and its dependencies installed (on the
+    default Python; the other Pythons run the same suites in ``tests_workspace``)."""
     _sync(session, "--package", package)
-    session.run("pytest", f"packages/{package}/tests", *session.posargs)
+    session.run("pytest", f"packages/{package}/tests", *PARALLEL, *session.posargs)
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=OTHER_PYTHONS, allow_parallel=True)
+def tests_workspace(session: nox.Session) -> None:
+    """Every package's own tests on each other supported Python, in one venv holding the whole
+    workspace (ADR 0035): one install per Python instead of one per package. Each suite is
+    still its own pytest run (a suite's reference options are its own). Whether a package
+    works with only its dependencies installed is ``tests``' question, on the default Python.
+    """
+    _sync(session, "--all-packages")
+    for package in (*PACKAGES, TEST_KIT):
+        session.run("pytest", f"packages/{package}/tests", *PARALLEL, *session.posargs)
+
+
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def isolated(session: nox.Session) -> None:
     """Every published package builds its own wheel, pmgs-core works with nothing else
     installed, and no wheel ships the test kit or a pytest plugin."""
@@ -138,10 +169,10 @@ def integration(session: nox.Session) -> None:
         # No install scripts: the clients are plain JavaScript and need none.
         session.run("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", external=True)
     _sync(session, "--all-packages")
-    session.run("pytest", "tests-integration", *session.posargs)
+    session.run("pytest", "tests-integration", *PARALLEL, *session.posargs)
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def reliability(session: nox.Session) -> None:
     """Crash consistency of setup and build under SIGKILL at random moments, disk full, and
     hostile packages (tests-reliability/), with the short profile (about 10 kills of each
@@ -158,6 +189,7 @@ def reliability(session: nox.Session) -> None:
         "--ignore=tests-reliability/test_replicas_haproxy.py",
         "--reliability-profile",
         "short",
+        *PARALLEL,
         *session.posargs,
     )
 
@@ -178,7 +210,7 @@ def replicas(session: nox.Session) -> None:
     )
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def deploy(session: nox.Session) -> None:
     """The Kubernetes manifests of deploy/kubernetes/, validated offline: strictly against the
     Kubernetes schemas kubernetes-validate ships, and against the deployment's own rules."""
@@ -199,7 +231,7 @@ def mutation(session: nox.Session) -> None:
     session.run("python", str(ROOT / "tests-mutation" / "mutation.py"), *session.posargs)
 
 
-@nox.session(python=DEFAULT_PYTHON)
+@nox.session(python=DEFAULT_PYTHON, allow_parallel=True)
 def bench(session: nox.Session) -> None:
     """The benchmark entry point at scale 0.01 with few calls, so its code cannot rot.
 

@@ -37,6 +37,8 @@ class Figures:
 
 
 _FIGURES = pytest.StashKey[Figures]()
+_SEED_KEY = "pmgs_reliability_seed"
+_FIGURES_KEY = "pmgs_reliability_figures"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -62,13 +64,37 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"unknown reliability profile {profile!r}")
     seed_option = config.getoption("--reliability-seed")
     seed_env = os.environ.get("PMGS_RELIABILITY_SEED")
-    if seed_option is not None:
+    worker_input = getattr(config, "workerinput", None)
+    if worker_input is not None and _SEED_KEY in worker_input:  # a pytest-xdist worker
+        seed = int(worker_input[_SEED_KEY])
+    elif seed_option is not None:
         seed = int(seed_option)
     elif seed_env:
         seed = int(seed_env)
     else:
         seed = time.time_ns() % 1_000_000_007
     config.stash[_FIGURES] = Figures(profile=profile, seed=seed)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist: every worker draws its kill moments from the run's one seed."""
+    node.workerinput[_SEED_KEY] = node.config.stash[_FIGURES].seed
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """pytest-xdist: a worker's figures join the run's (each test writes its own section)."""
+    del error
+    sections = getattr(node, "workeroutput", {}).get(_FIGURES_KEY)
+    if sections:
+        node.config.stash[_FIGURES].sections.update(json.loads(sections))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    worker_output = getattr(session.config, "workeroutput", None)
+    if worker_output is not None:  # a pytest-xdist worker: hand the figures to the controller
+        worker_output[_FIGURES_KEY] = json.dumps(session.config.stash[_FIGURES].sections)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -80,6 +106,8 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller reports
+        return
     figures = config.stash[_FIGURES]
     terminalreporter.section("reliability figures")
     terminalreporter.write_line(f"profile {figures.profile}, seed {figures.seed}")

@@ -49,8 +49,11 @@ _SHA_NAME_LEN = 64
 MAX_TRIALS_PER_KILL = 4
 """Runs that end before their kill moment do not count as kills; trials go on until the
 profile's number of kills has landed, or stop (failing) after this many runs per kill."""
-GRACE_SECONDS = 5.0
-"""How long a child of a killed run may take to notice (stdin closed) and exit."""
+GRACE_SECONDS = 30.0
+"""How long a child of a killed run may take to notice (stdin closed) and exit. A bound for a
+hang, not a speed: the wait ends as soon as the group is empty. 5 s was too short beside
+other work (load 12-15: the doctor's MCP server was still importing when its parent died, and
+was counted as left running, issue 38)."""
 
 
 def pmgs(*args: str | Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:

@@ -15,7 +15,11 @@ const INSPECTOR = fileURLToPath(new URL("./node_modules/.bin/mcp-inspector", imp
 const TOOL_IS_ERROR_EXIT = 5;
 
 async function inspector(...args) {
-  const child = spawn(INSPECTOR, ["--cli", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  // The Inspector gives a server 15 s to connect by default; a loaded machine (the other
+  // Node test files run beside this one) can take longer to start Python. The 60 s kill
+  // below stays the bound.
+  const cli = ["--cli", "--connect-timeout", "55000", ...args];
+  const child = spawn(INSPECTOR, cli, { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
