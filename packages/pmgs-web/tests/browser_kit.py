@@ -37,9 +37,12 @@ class Server:
 
 
 @contextmanager
-def viewer_server(db: Path) -> Iterator[Server]:
+def viewer_server(db: Path | None, *args: str) -> Iterator[Server]:
+    """``pmgs web`` on ``db`` (or, with ``db`` None, on what ``args`` such as
+    ``--data-dir DIR`` name)."""
+    where = ["--db", str(db)] if db is not None else []
     process = subprocess.Popen(
-        [sys.executable, "-m", "pmgs_web", "--db", str(db), "--port", "0", "--json", "--no-open"],
+        [sys.executable, "-m", "pmgs_web", *where, *args, "--port", "0", "--json", "--no-open"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -20,7 +20,13 @@ from starlette.testclient import TestClient
 
 from pmgs_build import build_database, sample_package_path, setup_release
 from pmgs_core import PMGSStore
-from pmgs_testkit import corrupt, generate_package
+from pmgs_testkit import (
+    ReleasePlan,
+    corrupt,
+    generate_package,
+    plan_next_release,
+    write_next_release,
+)
 from pmgs_web import create_app
 from pmgs_web.releases import StoreSet
 
@@ -97,3 +103,26 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     setup_release(old.path, root / "data-dir")
     setup_release(sample_package_path(), root / "data-dir")
     return root / "data-dir"
+
+
+@pytest.fixture(scope="session")
+def two_releases(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ReleasePlan]:
+    """A data directory with a generated base release and its planned next release
+    (``pmgs_testkit.next_release`` with chains) as the current one: codes abolished (with
+    transfer chains and a cycle), retitled, added, a theme abolished. The plan is the oracle."""
+    root = tmp_path_factory.mktemp("two-releases")
+    base = generate_package(root / "base", scale=0.0005, seed=3, with_documents=True)
+    plan = plan_next_release(base, with_chains=True)
+    following = write_next_release(base, root / "next", plan)
+    data = root / "data-dir"
+    setup_release(base.path, data)
+    setup_release(following, data)
+    return data, plan
+
+
+@pytest.fixture(scope="session")
+def releases_client(two_releases: tuple[Path, ReleasePlan]) -> Iterator[TestClient]:
+    stores = StoreSet.open(data_dir=two_releases[0])
+    with TestClient(create_app(stores)) as test_client:
+        yield test_client
+    stores.close()

@@ -21,10 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from browser_kit import browser_page, viewer_server
-from page_types import PAGE_TYPES, in_language
+from page_types import PAGE_TYPES, RELEASE_PAGE_TYPES, in_language
 
-from pmgs_build import build_database, sample_package_path
-from pmgs_testkit import corrupt
+from pmgs_build import build_database, sample_package_path, setup_release
+from pmgs_testkit import corrupt, generate_package, plan_next_release, write_next_release
 
 WIDTHS = {1280: 800, 390: 844}
 """Viewport width: height (a laptop screen and a phone)."""
@@ -43,6 +43,16 @@ def _small_png(data: bytes) -> bytes:
     return out.getvalue()
 
 
+def _two_releases(tmp: Path) -> Path:
+    """The base and next releases of docs/cli.md's check example, installed in a data dir."""
+    base = generate_package(tmp / "base", scale=0.0005, seed=3, with_documents=True)
+    plan = plan_next_release(base, with_chains=True)
+    following = write_next_release(base, tmp / "next", plan)
+    setup_release(base.path, tmp / "data-dir")
+    setup_release(following, tmp / "data-dir")
+    return tmp / "data-dir"
+
+
 def main() -> int:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/images")
     out.mkdir(parents=True, exist_ok=True)
@@ -55,12 +65,19 @@ def main() -> int:
         corrupt(package, "bad_fi_code")
         kept_aside = Path(tmp) / "quarantine.sqlite"
         build_database(package, kept_aside, quarantine_budget=1.0)
-        with viewer_server(db) as server, viewer_server(kept_aside) as second:
+        data = _two_releases(Path(tmp))
+        with (
+            viewer_server(db) as server,
+            viewer_server(kept_aside) as second,
+            viewer_server(None, "--data-dir", str(data)) as third,
+        ):
             for width, height in WIDTHS.items():
                 viewport = {"width": width, "height": height}
-                with browser_page(server.url, second.url, viewport=viewport) as (page, watch):
-                    for name, path in pages.items():
+                bases = (second.url, third.url)
+                with browser_page(server.url, *bases, viewport=viewport) as (page, watch):
+                    for name, path in {**pages, **RELEASE_PAGE_TYPES}.items():
                         base = second.url if name == "quarantine" else server.url
+                        base = third.url if name in RELEASE_PAGE_TYPES else base
                         page.goto(base + path)
                         target = out / f"web-{name}-{width}.png"
                         target.write_bytes(_small_png(page.screenshot()))

@@ -4,6 +4,7 @@ English twin adds ``lang=en``)."""
 from __future__ import annotations
 
 from typing import Final
+from urllib.parse import quote
 
 PAGE_TYPES: Final = {
     "home": "/",
@@ -20,7 +21,25 @@ PAGE_TYPES: Final = {
     "releases": "/releases",
     "quarantine": "/quarantine",
     "error": "/no/such/page",
+    "fi-code-gathered": "/fi/A40Y1/02@A?f=A40Y1/02@A/FI+4C083AA01/FT+A40Y1/02/IP",
+    "fterm-grid-gathered": "/theme/4C083?f=A40Y1/02@A/FI+4C083AA01/FT",
+    "check": "/check?f=A40Y1/02@A/FI+4C083AA01/FT+A40Y1/02/IP",
 }
+
+CHECKED_FORMULA: Final = (
+    "[H93V1/04/FI + C56L1/041/FI] * G06F3/0482/FI - (5K872AA01/FT + 4C083/AA01)"
+    " + F52D1/02/FI + G06F3/042/IP + G06F3/048 + X/FI"
+)
+"""The formula of docs/cli.md: on the planned next release of the generated package (seed 3)
+it has every status of ``pmgs check`` (abolished with chains and a cycle, changed, …)."""
+RELEASE_PAGE_TYPES: Final = {
+    "check-statuses": "/check?since=2026-04-01&formula=" + quote(CHECKED_FORMULA, safe=""),
+    "check-syntax-error": "/check?formula=" + quote("G06F3/048/FI + (", safe=""),
+    "diff": "/diff?f=G06F3/0482/FI",
+    "diff-under": "/diff?scheme=fi&under=G06F",
+}
+"""Pages that need two installed releases: served from the data directory of the
+``two_releases`` fixture (a base release and its planned next release)."""
 
 
 def in_language(path: str, language: str) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from browser_kit import CHROMIUM, Server, browser_page, viewer_server
-from page_types import PAGE_TYPES, in_language
+from page_types import PAGE_TYPES, RELEASE_PAGE_TYPES, in_language
 from web_oracle import texts, theme_codes
 
 pytestmark = pytest.mark.skipif(
@@ -61,7 +61,19 @@ def quarantine_server(quarantine_db: Path) -> Iterator[Server]:
         yield running
 
 
-def _base(name: str, server: Server, quarantine_server: Server) -> str:
+@pytest.fixture(scope="module")
+def releases_server(two_releases: tuple[Path, Any]) -> Iterator[Server]:
+    """Two installed releases, for /check with every status and /diff."""
+    with viewer_server(None, "--data-dir", str(two_releases[0])) as running:
+        yield running
+
+
+ALL_PAGE_TYPES = {**PAGE_TYPES, **RELEASE_PAGE_TYPES}
+
+
+def _base(name: str, server: Server, quarantine_server: Server, releases: Server) -> str:
+    if name in RELEASE_PAGE_TYPES:
+        return releases.url
     return quarantine_server.url if name == "quarantine" else server.url
 
 
@@ -78,12 +90,18 @@ def _violations(page: Any, axe_source: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("language", ["ja", "en"])
 def test_axe_finds_no_violation_on_any_page_type(
-    server: Server, quarantine_server: Server, axe_source: str, language: str
+    server: Server,
+    quarantine_server: Server,
+    releases_server: Server,
+    axe_source: str,
+    language: str,
 ) -> None:
     found: dict[str, list[dict[str, Any]]] = {}
-    with browser_page(server.url, quarantine_server.url) as (page, watch):
-        for name, path in PAGE_TYPES.items():
-            page.goto(_base(name, server, quarantine_server) + in_language(path, language))
+    bases = (quarantine_server.url, releases_server.url)
+    with browser_page(server.url, *bases) as (page, watch):
+        for name, path in ALL_PAGE_TYPES.items():
+            base = _base(name, server, quarantine_server, releases_server)
+            page.goto(base + in_language(path, language))
             if name == "quarantine":
                 assert page.locator("table.list tbody tr").count() > 0
             violations = _violations(page, axe_source)
@@ -95,12 +113,14 @@ def test_axe_finds_no_violation_on_any_page_type(
 
 @pytest.mark.parametrize("language", ["ja", "en"])
 def test_no_page_scrolls_sideways_at_390_px(
-    server: Server, quarantine_server: Server, language: str
+    server: Server, quarantine_server: Server, releases_server: Server, language: str
 ) -> None:
     widths: dict[str, int] = {}
-    with browser_page(server.url, quarantine_server.url, viewport=PHONE) as (page, watch):
-        for name, path in PAGE_TYPES.items():
-            page.goto(_base(name, server, quarantine_server) + in_language(path, language))
+    bases = (quarantine_server.url, releases_server.url)
+    with browser_page(server.url, *bases, viewport=PHONE) as (page, watch):
+        for name, path in ALL_PAGE_TYPES.items():
+            base = _base(name, server, quarantine_server, releases_server)
+            page.goto(base + in_language(path, language))
             widths[name] = page.evaluate(
                 "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
             )
@@ -119,7 +139,7 @@ def test_grid_terms_sit_in_the_column_of_their_number(
             "els => els.map(e => [e.textContent.trim(), e.getBoundingClientRect().left])",
         )
         cells = page.eval_on_selector_all(
-            "table.grid td a",
+            "table.grid td a:not(.add)",
             "els => els.map(e => [new URL(e.href).pathname.split('/').pop(),"
             " e.closest('td').getBoundingClientRect().left])",
         )

@@ -254,6 +254,11 @@ JA_PAGES = (
     "/document/fterm_explanation:ja:4C083",
     "/search?q=制御",
     "/no/such/page",
+    "/fi/A40Y1/02@A?f=A40Y1/02@A/FI+4C083AA01/FT",
+    "/check?f=A40Y1/02@A/FI+4C083AA01/FT&since=2026-01-01",
+    "/check?formula=A40Y1/02@A/FI+%2B+G06F3/048+%2B+A40Y9/99/FI",
+    "/check?formula=G06F3/048/FI+%2B+(",
+    "/diff",
 )
 
 

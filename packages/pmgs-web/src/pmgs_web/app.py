@@ -28,7 +28,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pmgs_core import ERROR_CATEGORIES, PMGSQueryError, PMGSStore
-from pmgs_web import pages_code, pages_misc
+from pmgs_web import pages_check, pages_code, pages_misc
+from pmgs_web.gather import parse_gathered
 from pmgs_web.i18n import label, value_label
 from pmgs_web.links import Linker
 from pmgs_web.releases import StoreSet
@@ -101,6 +102,8 @@ def _route(path: str, stores: StoreSet) -> Callable[[PageRequest], View] | None:
         "search": pages_misc.search,
         "quarantine": pages_misc.quarantine,
         "releases": lambda req: pages_misc.releases(req, stores),
+        "check": pages_check.check_page,
+        "diff": lambda req: pages_check.diff_page(req, stores),
     }
     if head in simple and not rest:
         return simple[head]
@@ -132,6 +135,7 @@ class _Viewer:
                 raise PMGSQueryError("INVALID_ARGUMENT", "the address is too long")
             language = check_language(request.query_params.get("lang"))
             links = Linker(links.root, path, request.query_params, language)
+            links.set_gathered(parse_gathered(request.query_params.get("f")))
             handler = _route(path, self.stores)
             if handler is None:
                 return self._error(as_json, links, "NOT_FOUND", "no page at this address", 404)
@@ -183,6 +187,9 @@ class _Viewer:
             # The release asked for may be the fault: no link of this page keeps it.
             links.sticky.pop("release", None)
             links.query.pop("release", None)
+        if not links.gathered_checked:
+            # The gathered codes may be the fault: no link of this page keeps them.
+            links.query.pop("f", None)
         category = "internal" if status == 500 else ERROR_CATEGORIES.get(code, "input")  # type: ignore[call-overload]
         context = {"error": record, "category": category}
         view = View("error.html", context, record, status, label("error", links.language))

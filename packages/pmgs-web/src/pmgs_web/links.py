@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from urllib.parse import quote, urlencode
 
 from pmgs_core import code_viewer_path, document_viewer_path
+from pmgs_web.gather import MAX_GATHERED, Gathered, formula_text, gathered_value
 
 __all__ = ["Linker", "code_path", "document_path"]
 
@@ -36,10 +37,44 @@ class Linker:
         self.sticky: dict[str, str] = {}
         self.release_checked = False
         """False until the store of the asked release is open (an error page then drops it)."""
+        self.gathered: Gathered = []
+        """The codes gathered into the formula (``f``), once read: every link keeps them."""
+        self.gathered_checked = False
         if query.get("release") not in {None, "", "current"}:
             self.sticky["release"] = query["release"]
         if language != "ja":
             self.sticky["lang"] = language
+
+    def set_gathered(self, codes: Gathered) -> None:
+        """The codes every link of this page carries (``f``; none drops the parameter)."""
+        self.gathered = list(codes)
+        self.gathered_checked = True
+        if codes:
+            self.sticky["f"] = gathered_value(codes)
+        else:
+            self.sticky.pop("f", None)
+
+    @property
+    def formula(self) -> str:
+        """The gathered codes as a J-PlatPat formula (empty when none)."""
+        return formula_text(self.gathered)
+
+    @property
+    def gather_full(self) -> bool:
+        return len(self.gathered) >= MAX_GATHERED
+
+    def gathers(self, scheme: str, code: str) -> bool:
+        return (scheme, code) in self.gathered
+
+    def gather(self, scheme: str, code: str) -> str:
+        """This page with ``code`` added to the formula."""
+        codes = [*self.gathered, (scheme, code)] if not self.gathers(scheme, code) else []
+        return self.here(f=gathered_value(codes or self.gathered))
+
+    def ungather(self, scheme: str, code: str) -> str:
+        """This page with ``code`` taken out of the formula."""
+        codes = [pair for pair in self.gathered if pair != (scheme, code)]
+        return self.here(f=gathered_value(codes) if codes else None)
 
     def url(self, path: str, **params: object) -> str:
         """``path`` under the viewer's root with the sticky parameters and ``params``."""
