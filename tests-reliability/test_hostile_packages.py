@@ -379,7 +379,16 @@ CASES: list[Case] = [
     # the ZIP layer: fatal
     Case("zip_traversal", _zip_with([(f"{RELEASE}/../evil.csv", b"x")]), fatal="ZIP_MEMBER_UNSAFE"),
     Case("zip_absolute", _zip_with([(f"/{RELEASE}/abs.csv", b"x")]), fatal="ZIP_MEMBER_UNSAFE"),
-    Case("zip_backslash", _zip_with([(f"{RELEASE}\\FI\\b.csv", b"x")]), fatal="ZIP_MEMBER_UNSAFE"),
+    # Backslashes are separators (issue 43, ADR 0032): a safe path written with them is read
+    # (here a stray file beside the FI groups, listed as such); one that climbs out is refused.
+    Case(
+        "zip_backslash", _zip_with([(f"{RELEASE}\\FI\\b.csv", b"x")]), also=("UNKNOWN_DATA_GROUP",)
+    ),
+    Case(
+        "zip_backslash_traversal",
+        _zip_with([(f"{RELEASE}\\..\\..\\evil.csv", b"x")]),
+        fatal="ZIP_MEMBER_UNSAFE",
+    ),
     Case("zip_drive_letter", _zip_with([("C:/evil.csv", b"x")]), fatal="ZIP_MEMBER_UNSAFE"),
     Case(
         "zip_symlink_member",
