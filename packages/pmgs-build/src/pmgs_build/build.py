@@ -386,16 +386,22 @@ class _Build:
         return encode_build_counts(tables, groups, records, rows)
 
 
-def spare_core() -> bool:
-    """True when the last minute's load leaves a core idle for the build's child processes.
+def spare_core(load: float | None = None, cores: int | None = None) -> bool:
+    """True when a core is idle for the build's child processes: at least two usable cores
+    and a last-minute load average of at most ``cores - 1`` (ADR 0039).
 
-    They only pay on an idle core: measured beside other work on two cores (ADR 0028),
-    they made builds about a fifth slower (scale 1.0: 311 s against 262 s), since they
-    compete with the builder instead of filling a free core.
+    ``load`` and ``cores`` default to this machine's (``os.getloadavg``, the process's
+    affinity); without a load average (Windows) the answer is False. The bound is where
+    the load still leaves one core's worth of time unused: the child processes then fill it
+    instead of taking time from the builder, the critical path.
     """
-    if not hasattr(os, "getloadavg"):
-        return False
-    return os.getloadavg()[0] <= available_cores() - 1.5
+    if cores is None:
+        cores = available_cores()
+    if load is None:
+        if not hasattr(os, "getloadavg"):
+            return False
+        load = os.getloadavg()[0]
+    return cores >= 2 and load <= cores - 1
 
 
 def _indexes_then(then: Callable[[], None], conn: sqlite3.Connection) -> None:
