@@ -187,9 +187,10 @@ class _Build:
                     self.progress(
                         ProgressEvent("parse", group, done, len(files), "files", source.path)
                     )
-            self.loader.flush()
+            self.loader.flush(wait=False)  # the same statement order; the writer catches up
             self.log.raise_if_errors()
             self.log.check_budget(group, group_records)
+        self.ctx.forget_codes()
         self._timed("parse", started)
 
     def finalize(self) -> None:

@@ -66,11 +66,11 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
-def _open(path: str, parent: int) -> sqlite3.Connection:
+def _open(path: str, parent: int, *, nice: bool) -> sqlite3.Connection:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-    if hasattr(os, "nice"):
-        # Below the builder: on a busy machine the workers take only CPU the builder (the
-        # critical path) leaves; on an idle one the second core is theirs all the same.
+    if nice and hasattr(os, "nice"):
+        # Below the builder: on a busy machine the worker takes only CPU the builder (the
+        # critical path) leaves; on an idle one the second core is its all the same.
         os.nice(_NICE)
     conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
     conn.execute("PRAGMA cache_size = -8192")  # read once, in order: the OS caches the file
@@ -86,7 +86,7 @@ def _cut_bigrams(
     the next chunk when the builder has not reached it yet, and skips the ones the builder
     cut itself. The queue's bound keeps the worker at most a few chunks ahead.
     """
-    conn = _open(path, parent)
+    conn = _open(path, parent, nice=True)  # the builder cuts what this does not
     lock = claimed.get_lock()
     try:
         for number, (_trigram, _bigram, rows) in enumerate(search_index_chunks(conn, chunk_rows)):
@@ -104,8 +104,11 @@ def _cut_bigrams(
 
 
 def _digest(path: str, parent: int, metadata: list[tuple[str, str]], pipe: Connection) -> None:
-    """Worker: the logical digest of the copy, with the metadata the file will hold."""
-    conn = _open(path, parent)
+    """Worker: the logical digest of the copy, with the metadata the file will hold.
+
+    Not niced: the builder waits for this answer, so on a busy machine a starved digest
+    worker held the whole build up (35 s at scale 1.0, load 7: ADR 0039)."""
+    conn = _open(path, parent, nice=False)
     try:
         pipe.send(logical_digest(conn, metadata=metadata))
     finally:
