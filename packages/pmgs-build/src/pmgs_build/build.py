@@ -406,7 +406,7 @@ def spare_core(load: float | None = None, cores: int | None = None) -> bool:
 
 
 def _indexes_then(then: Callable[[], None], conn: sqlite3.Connection) -> None:
-    """The secondary indexes, then ``then`` (the snapshot workers start after this peak)."""
+    """The secondary indexes, then ``then`` (the bigram worker starts after this peak)."""
     create_indexes(conn)
     then()
 

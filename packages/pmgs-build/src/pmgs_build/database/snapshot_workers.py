@@ -20,7 +20,7 @@ import shutil
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.queues import Queue
 from multiprocessing.sharedctypes import Synchronized
@@ -36,7 +36,6 @@ __all__ = ["SnapshotWorkers", "snapshot_path"]
 logger = logging.getLogger("pmgs_build")
 
 _POLL_SECONDS: Final = 0.5
-_NICE: Final = 10
 _FREE_FACTOR: Final = 2
 """Free space wanted, in loaded-file sizes, before taking a snapshot: the copy itself and
 what indexes and search indexes still add (about half the loaded size); a build that fits
@@ -66,12 +65,11 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
-def _open(path: str, parent: int, *, nice: bool) -> sqlite3.Connection:
+def _open(path: str, parent: int) -> sqlite3.Connection:
+    # Not niced (ADR 0039): the builder waits for the digest, and a bigram chunk the worker
+    # cuts is one the builder does not; niced, both starved on a busy machine (scale 0.1 at
+    # load 9: the builder waited 35 s for the digest and cut 17 of 18 chunks itself).
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-    if nice and hasattr(os, "nice"):
-        # Below the builder: on a busy machine the worker takes only CPU the builder (the
-        # critical path) leaves; on an idle one the second core is its all the same.
-        os.nice(_NICE)
     conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
     conn.execute("PRAGMA cache_size = -8192")  # read once, in order: the OS caches the file
     return conn
@@ -86,7 +84,7 @@ def _cut_bigrams(
     the next chunk when the builder has not reached it yet, and skips the ones the builder
     cut itself. The queue's bound keeps the worker at most a few chunks ahead.
     """
-    conn = _open(path, parent, nice=True)  # the builder cuts what this does not
+    conn = _open(path, parent)
     lock = claimed.get_lock()
     try:
         for number, (_trigram, _bigram, rows) in enumerate(search_index_chunks(conn, chunk_rows)):
@@ -104,11 +102,8 @@ def _cut_bigrams(
 
 
 def _digest(path: str, parent: int, metadata: list[tuple[str, str]], pipe: Connection) -> None:
-    """Worker: the logical digest of the copy, with the metadata the file will hold.
-
-    Not niced: the builder waits for this answer, so on a busy machine a starved digest
-    worker held the whole build up (35 s at scale 1.0, load 7: ADR 0039)."""
-    conn = _open(path, parent, nice=False)
+    """Worker: the logical digest of the copy, with the metadata the file will hold."""
+    conn = _open(path, parent)
     try:
         pipe.send(logical_digest(conn, metadata=metadata))
     finally:
@@ -230,20 +225,32 @@ class SnapshotWorkers:
             self.close()
             return
         self._ready = True
+        # The digest worker starts at once, so that it runs beside the builder's secondary
+        # indexes: about 65 MB beside that memory peak, and its 18 s (scale 1.0) end that
+        # much earlier, leaving the second core to the bigram worker (ADR 0039).
+        self._start(self._start_digest)
 
-    def start(self) -> None:
-        """Start the workers on the snapshot. The builder calls this once its secondary
-        indexes exist: their sorts are its memory peak, which the workers should not add to."""
+    def _start_digest(self, context: _WorkerContext, parent: int) -> None:
+        self._digest = _Worker(context, _digest, (str(self._snapshot), parent, self._metadata))
+
+    def _start(self, start: Callable[[_WorkerContext, int], None]) -> None:
         if not self._ready:
             return
         try:
-            context = _WorkerContext()
-            parent = os.getpid()
-            self._bigrams = _BigramWorker(context, self._snapshot, parent)
-            self._digest = _Worker(context, _digest, (str(self._snapshot), parent, self._metadata))
+            start(_WorkerContext(), os.getpid())
         except OSError as error:
             logger.warning("no snapshot workers (%s); indexing in this process", error)
             self.close()
+
+    def start(self) -> None:
+        """Start the bigram worker on the snapshot. The builder calls this once its
+        secondary indexes exist: their sorts are its memory peak, which the worker's chunks
+        should not add to."""
+
+        def start_bigrams(context: _WorkerContext, parent: int) -> None:
+            self._bigrams = _BigramWorker(context, self._snapshot, parent)
+
+        self._start(start_bigrams)
 
     def bigrams(self, rows: list[tuple[int, str]]) -> list[str]:
         """The bigrams of the next chunk: the worker's if it has them ready, else cut here."""
