@@ -135,7 +135,9 @@ def test_the_snapshot_is_named_for_the_stale_file_sweep(tmp_path: Path) -> None:
         (0.0, 1, False),  # one core: no second one to use, however idle
     ],
 )
-def test_a_second_core_is_used_whenever_one_is_idle(load: float, cores: int, expected: bool) -> None:
+def test_a_second_core_is_used_whenever_one_is_idle(
+    load: float, cores: int, expected: bool
+) -> None:
     assert build_module.spare_core(load, cores) is expected
 
 

@@ -3,13 +3,12 @@
 Once every row is written (ADR 0003: parse, finalize, one commit), the content tables do not
 change again; what follows is indexes, search indexes, statistics and the digest. The build
 copies the temporary file (a *snapshot*: SQLite readers of the file itself would stop the
-writer from spilling or committing) and starts two spawned processes on the copy: one cuts
+writer from spilling or committing) and starts two spawned processes on the copy: one
+computes the logical digest, given the ``metadata`` rows the file will hold; the other cuts
 the bigrams of every search-index chunk the builder has not reached yet, in the order the
-builder inserts them, and sends them over a queue; the other computes the logical digest, given the ``metadata`` rows the
-file will hold. The writer runs exactly the statements it ran alone, so the file is the
-same bytes (ADR 0028). A worker that cannot start, dies or answers out of step is not
-waited for: this process then does that work itself.
-"""
+builder inserts them, and sends them over a queue. The builder runs exactly the statements
+it ran alone, so the file is the same bytes (ADR 0028, 0039). A worker that cannot start,
+dies or answers out of step is not waited for: this process then does that work itself."""
 
 from __future__ import annotations
 
