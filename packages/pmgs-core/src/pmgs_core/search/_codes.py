@@ -26,7 +26,7 @@ from typing import Any, Final, TypeVar
 
 from pmgs_core.records import ClassificationMatch, ClassificationSearchHit, SchemeMerge, SourceRef
 from pmgs_core.schema import IPC_EDITIONS
-from pmgs_core.search._paging import MAX_MATCHES_PER_GROUP, collect_groups, excerpt
+from pmgs_core.search._paging import MAX_MATCHES_PER_GROUP, GroupReader, excerpt
 from pmgs_core.search._rank import RankedPage
 
 __all__ = [
@@ -90,26 +90,49 @@ def index_groups(
 ) -> tuple[list[CodeGroup], bool]:
     """The page's groups in package order, one statement per scheme (module doc).
 
-    With one statement the page is read from ``offset`` on, as before; with several, each
-    scheme is read up to ``offset + limit`` groups and the lists are interleaved.
+    With one statement the page is read from ``offset`` on; with several, the schemes are
+    interleaved as they are read: a scheme is read only as far as the groups it puts on the
+    page (one more, to know they are complete), so a page of 20 over three schemes reads about
+    seven groups of each, not 21 (ADR 0036).
     """
     limit, offset = window
-    if len(statements) == 1:
-        sql, params = statements[0]
-        page = collect_groups(
-            stream(sql, params), key=code_key, accept=accept, offset=offset, limit=limit
+    end = offset + limit
+    readers = [
+        GroupReader(
+            stream(sql, params),
+            key=code_key,
+            accept=accept,
+            skip_before=offset if len(statements) == 1 else 0,
         )
-        return [CodeGroup(page.rows[key]) for key in page.keys], page.has_more
-    lists: list[list[CodeGroup]] = []
-    more = False
-    for sql, params in statements:
-        page = collect_groups(
-            stream(sql, params), key=code_key, accept=accept, offset=0, limit=offset + limit
-        )
-        lists.append([CodeGroup(page.rows[key]) for key in page.keys])
-        more = more or page.has_more
-    merged = interleave(lists)
-    return merged[offset : offset + limit], more or len(merged) > offset + limit
+        for sql, params in statements
+    ]
+    try:
+        if len(readers) == 1:
+            reader = readers[0]
+            has_more = reader.see(end + 1)
+            return [CodeGroup(reader.rows[key]) for key in reader.keys[:limit]], has_more
+        merged: list[tuple[GroupReader[Hashable, Row], int]] = []
+        turn = 0
+        active = readers
+        while active and len(merged) <= end:
+            still = []
+            for reader in active:
+                if len(merged) > end:
+                    break
+                if reader.see(turn + 1):  # a scheme that runs out drops out of the turn
+                    merged.append((reader, turn))
+                    still.append(reader)
+            active = still
+            turn += 1
+        page = merged[offset:end]
+        for reader, index in page:
+            reader.see(index + 2)  # the group is complete once the next one is seen
+        return [CodeGroup(reader.rows[reader.keys[index]]) for reader, index in page], len(
+            merged
+        ) > end
+    finally:
+        for reader in readers:
+            reader.close()
 
 
 def ranked_groups(
