@@ -165,7 +165,9 @@ _EMPTY_RANGE: Final = (1, 0)
 """A range no row id lies in (a scheme without texts in that language)."""
 
 
-def text_range(stream: Stream, scheme: str, language: str) -> tuple[int, int]:
+def text_range(
+    stream: Stream, scheme: str, language: str, memo: dict[str, Any] | None = None
+) -> tuple[int, int]:
     """The first and last text row id of ``scheme`` in ``language``: a bound every candidate
     of that scheme lies in, so that its statement seeks past the other schemes' rows.
 
@@ -174,20 +176,33 @@ def text_range(stream: Stream, scheme: str, language: str) -> tuple[int, int]:
     (reference-only concepts included: a wider range stays a bound); a database without a
     logical digest is read each time.
     """
-    return text_ranges(stream, [scheme], language)[scheme]
+    return text_ranges(stream, [scheme], language, memo)[scheme]
 
 
-def text_ranges(stream: Stream, schemes: list[str], language: str) -> dict[str, tuple[int, int]]:
-    """:func:`text_range` of each scheme, the database identified once for all of them (two
-    statements a search, not two a scheme)."""
-    identity = ""
+def text_ranges(
+    stream: Stream, schemes: list[str], language: str, memo: dict[str, Any] | None = None
+) -> dict[str, tuple[int, int]]:
+    """:func:`text_range` of each scheme. The database is identified once for all of them,
+    and once per store with the store's ``memo``: no statement at all once it is known."""
+    identity: tuple[str, str] | None = None if memo is None else memo.get("identity")
+    if identity is None:
+        identity = _identity(stream)
+        if memo is not None:
+            memo["identity"] = identity
+    path, digest = identity
+    return {scheme: _scheme_range(stream, (path, digest, scheme, language)) for scheme in schemes}
+
+
+def _identity(stream: Stream) -> tuple[str, str]:
+    """The database file and its logical digest ('' when it has none)."""
+    digest = ""
     for (value,) in stream("SELECT value FROM metadata WHERE key = 'logical_digest'", []):
-        identity = str(value)
+        digest = str(value)
     path = ""
     for row in stream("PRAGMA database_list", []):
         if row[1] == "main":
             path = str(row[2])
-    return {scheme: _scheme_range(stream, (path, identity, scheme, language)) for scheme in schemes}
+    return path, digest
 
 
 def _scheme_range(stream: Stream, key: tuple[str, str, str, str]) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from pmgs_core.folding import fold_for_search
@@ -81,6 +81,9 @@ class SearchReader:
     source: Callable[[int, str], SourceRef]
     release: Callable[[], ReleaseRef]
     attribution: str
+    memo: dict[str, Any] = field(default_factory=dict)
+    """The store's answers that depend on the release only (scheme ranges, code contexts):
+    the database is read-only, so they are read once per store (ADR 0036)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,7 +391,7 @@ def _code_groups(
     """
     window = (request.limit, offset)
     schemes = request.schemes
-    ranges = text_ranges(reader.stream, schemes, request.language)
+    ranges = text_ranges(reader.stream, schemes, request.language, reader.memo)
     if request.ranked:
         shared = replace(reader, stream=shared_reads(reader.stream))
         pages = [
@@ -413,9 +416,8 @@ def _code_groups(
         classification_statement(plan, replace(request, schemes=[scheme], id_range=ranges[scheme]))
         for scheme in schemes
     ]
-    groups, has_more = index_groups(
-        reader.stream, lambda row: plan.matches(str(row[4])), statements, window
-    )
+    check = plan.candidate_check()
+    groups, has_more = index_groups(reader.stream, lambda row: check(row[4]), statements, window)
     return groups, has_more, None
 
 
@@ -448,6 +450,7 @@ def search_classifications(
         reader.stream,
         [(int(row[7]), str(row[8]), str(row[11])) for row in firsts],
         request.language,
+        reader.memo,
     )
     for group, first in zip(groups, firsts, strict=True):
         hit = classification_hit(group.rows, plan.folded_terms, reader.source)
@@ -479,10 +482,11 @@ def search_documents(
     folded = plan.folded_terms
     if not request.ranked:
         sql, params = document_statement(plan, request)
+        check = plan.candidate_check()
         grouped = collect_groups(
             reader.stream(sql, params),
             key=lambda row: int(row[8]),
-            accept=lambda row: plan.matches(str(row[5])),
+            accept=lambda row: check(row[5]),
             offset=offset,
             limit=request.limit,
         )

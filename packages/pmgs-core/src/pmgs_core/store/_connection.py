@@ -59,6 +59,8 @@ class StoreConnection(LockedConnection):
             str(release[0][3]),
         )
         self._counts_cache: ReleaseInfo | None = None
+        self._search_memo: dict[str, Any] = {}
+        """What searches read once per store: the release fixes it (ADR 0036)."""
         self._categories_cache: Categories | None = None
 
     # ------------------------------------------------------------------ opening
@@ -237,4 +239,5 @@ class StoreConnection(LockedConnection):
             source=self._source,
             release=self._release_ref,
             attribution=self._attribution,
+            memo=self._search_memo,
         )
