@@ -24,6 +24,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
+from pmgs_core.folding import fold_for_search
 from pmgs_core.records import ClassificationMatch, ClassificationSearchHit, SchemeMerge, SourceRef
 from pmgs_core.schema import IPC_EDITIONS
 from pmgs_core.search._paging import MAX_MATCHES_PER_GROUP, GroupReader, excerpt
@@ -252,7 +253,8 @@ def edition_statement(
 ) -> tuple[str, list[object]]:
     """Every text of the given IPC codes in the given editions (columns as the candidates).
 
-    Read by the concept index, a bounded query: a page's codes times seven editions.
+    Read by the concept index, a bounded query: a page's codes times seven editions. Rows
+    come concept by concept; :func:`with_editions` puts them in package order.
     """
     code_marks = ",".join("?" * len(codes))
     edition_marks = ",".join("?" * len(editions))
@@ -261,32 +263,55 @@ def edition_statement(
         "CROSS JOIN revision AS r ON r.concept_id = c.id "
         "CROSS JOIN text AS x ON x.revision_id = r.id "
         f"WHERE c.scheme = 'ipc' AND c.edition IN ({edition_marks}) "
-        f"AND c.code IN ({code_marks}) AND c.status = 'canonical' AND x.language = ? "
-        "ORDER BY x.id"
+        f"AND c.code IN ({code_marks}) AND c.status = 'canonical' AND x.language = ?"
     )
     return sql, [*editions, *codes, language]
+
+
+EDITION_MEMO_CODES: Final = 4_000
+"""Most IPC codes whose texts a store keeps for :func:`with_editions` (a few MB)."""
 
 
 def with_editions(
     groups: list[CodeGroup],
     stream: Stream,
-    accept: Callable[[Row], bool],
+    accept: Callable[[str], bool],
     editions: Sequence[str],
     language: str,
+    memo: dict[str, Any] | None = None,
 ) -> None:
     """Give each IPC group the matching rows of *all* its editions (the scan stopped at the
-    page's end, before it reached the older editions of the page's codes)."""
+    page's end, before it reached the older editions of the page's codes).
+
+    ``accept`` is given a text folded for search. A code's texts in every edition, folded
+    once, are kept in the store's ``memo`` (the release fixes them, ADR 0036), so a code seen
+    before costs no statement and no folding.
+    """
     ipc = {str(group.rows[0][_CODE]): group for group in groups if group.rows[0][_SCHEME] == "ipc"}
     if not ipc:
         return
-    found: dict[str, list[Row]] = {}
-    sql, params = edition_statement(sorted(ipc), editions, language)
-    for row in stream(sql, params):
-        if accept(row):
-            found.setdefault(str(row[_CODE]), []).append(row)
+    kept: dict[tuple[str, str], list[tuple[Row, str]]] = {}
+    if memo is not None:
+        kept = memo.setdefault("editions", {})
+        if len(kept) > EDITION_MEMO_CODES:
+            kept.clear()
+    missing = sorted(code for code in ipc if (code, language) not in kept)
+    if missing:
+        read: dict[str, list[tuple[Row, str]]] = {code: [] for code in missing}
+        sql, params = edition_statement(missing, IPC_EDITIONS, language)
+        for row in sorted(stream(sql, params)):
+            read[str(row[_CODE])].append((row, fold_for_search(str(row[_BODY]))))
+        for code, rows in read.items():
+            kept[(code, language)] = rows
+    wanted = set(editions)
     for code, group in ipc.items():
-        if code in found:
-            group.rows = found[code]
+        found = [
+            row
+            for row, folded in kept[(code, language)]
+            if row[_EDITION] in wanted and accept(folded)
+        ]
+        if found:
+            group.rows = found
 
 
 def preferred_first(rows: list[Row]) -> list[Row]:

@@ -50,7 +50,7 @@ WITH RECURSIVE up(start, depth, node) AS (
     FROM up WHERE depth < {MAX_LEVELS} AND node IS NOT NULL)
 SELECT up.start, up.node, c.code, c.kind FROM up LEFT JOIN concept AS c ON c.id = up.node
 WHERE up.depth > 0 AND up.node IS NOT NULL ORDER BY up.start, up.depth
-"""
+"""  # noqa: S608 - its one substitution is MAX_LEVELS, a constant
 """Every concept's ancestors, nearest first, with their code and kind: one statement for a
 page (the parent of each is the first by sequence, as the hierarchy reads it). A cycle is
 followed to :data:`MAX_LEVELS` here and cut where it closes by :func:`_chains`."""
@@ -129,11 +129,14 @@ def code_context(
     missing = [concept for concept in wanted if (concept, language) not in contexts]
     if missing:
         chosen = {
-            concept: _chosen(*kinds[concept], [item for item in reversed(chain) if item[1] is not None])
+            concept: _chosen(
+                *kinds[concept], [item for item in reversed(chain) if item[1] is not None]
+            )
             for concept, chain in _chains(stream, missing).items()
         }
-        titles = _titles(stream, sorted({item[0] for path in chosen.values() for item in path}),
-                         language, memo)
+        titles = _titles(
+            stream, sorted({item[0] for path in chosen.values() for item in path}), language, memo
+        )
         for concept, path in chosen.items():
             contexts[(concept, language)] = tuple(
                 (str(code), str(kind), titles.get(ancestor)) for ancestor, code, kind in path

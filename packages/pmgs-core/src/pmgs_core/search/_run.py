@@ -12,7 +12,6 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from pmgs_core.folding import fold_for_search
 from pmgs_core.records import (
     CONTENT_ROLE,
     EVIDENCE_NOTICE,
@@ -119,14 +118,14 @@ class SearchRequest:
         """True when the ranked path answers (relevance order, or any-term matching)."""
         return self.order == "relevance" or self.match == "any"
 
-    def accepts(self, body: str) -> bool:
-        """The exact check of a row: every term (``match="all"``) or any term holds."""
+    def accepts(self, folded: str) -> bool:
+        """The exact check of a text folded for search: every term (``match="all"``) or
+        any term holds."""
         plan = self.plan
         if plan is None:
             return False
         if self.match == "all":
-            return plan.matches(body)
-        folded = fold_for_search(body)
+            return all(term in folded for term in plan.folded_terms)
         return any(term in folded for term in plan.folded_terms)
 
 
@@ -226,8 +225,19 @@ def classification_statement(
     return sql, params
 
 
+DOCUMENT_COLUMNS: Final = (
+    "x.id, x.sequence_number, x.page, x.heading, x.text_type, x.body, "
+    "x.source_file_id, x.locator, d.id, d.document_key, d.kind, d.language, d.title"
+)
+"""Columns of a document segment as a hit shows it (``_document_hit`` reads them)."""
+
+
 def document_statement(
-    plan: QueryPlan, request: SearchRequest, row_ids: Sequence[int] | None = None
+    plan: QueryPlan,
+    request: SearchRequest,
+    row_ids: Sequence[int] | None = None,
+    *,
+    columns: str = DOCUMENT_COLUMNS,
 ) -> tuple[str, list[object]]:
     """The candidate statement of document segments (see :func:`classification_statement`)."""
     kinds = request.document_kinds
@@ -239,10 +249,7 @@ def document_statement(
         fts="document_text_fts",
         bigram="document_text_bigram",
         content="document_text AS x",
-        columns=(
-            "x.id, x.sequence_number, x.page, x.heading, x.text_type, x.body, "
-            "x.source_file_id, x.locator, d.id, d.document_key, d.kind, d.language, d.title"
-        ),
+        columns=columns,
         joins="CROSS JOIN document AS d ON d.id = x.document_id",
         filters=filters,
         row_ids=row_ids,
@@ -441,9 +448,10 @@ def search_classifications(
     with_editions(
         groups,
         reader.stream,
-        lambda row: request.accepts(str(row[4])),
+        request.accepts,
         request.ipc_editions or IPC_EDITIONS,
         request.language,
+        reader.memo,
     )
     firsts = [preferred_first(group.rows)[0] for group in groups]
     context = code_context(
@@ -466,6 +474,36 @@ def search_classifications(
     return page
 
 
+def _document_groups(
+    reader: SearchReader, request: SearchRequest, plan: QueryPlan, offset: int
+) -> tuple[list[list[_Row]], bool]:
+    """The page's documents in package order, each with its first matching segments.
+
+    The scan reads each candidate's id and document only (and its text when a term is left
+    to check): a common word passes hundreds of segments of the page's documents, and making
+    every one a full row cost three times the scan. The rows shown are then read by id.
+    """
+    check = plan.candidate_check()
+    proven = not plan.unproven_terms
+    sql, params = document_statement(
+        plan, request, columns="x.id, x.document_id" + (", NULL" if proven else ", x.body")
+    )
+    grouped = collect_groups(
+        reader.stream(sql, params),
+        key=lambda row: int(row[1]),
+        accept=lambda row: check(row[2]),
+        offset=offset,
+        limit=request.limit,
+    )
+    wanted = [int(row[0]) for key in grouped.keys for row in grouped.rows[key]]
+    if not wanted:
+        return [], grouped.has_more
+    sql, params = document_statement(plan, request, wanted)
+    full = {int(row[0]): row for row in reader.stream(sql, params)}
+    groups = [[full[int(row[0])] for row in grouped.rows[key]] for key in grouped.keys]
+    return groups, grouped.has_more
+
+
 def search_documents(
     reader: SearchReader, request: SearchRequest, offset: int
 ) -> DocumentSearchPage:
@@ -481,17 +519,9 @@ def search_documents(
         return page
     folded = plan.folded_terms
     if not request.ranked:
-        sql, params = document_statement(plan, request)
-        check = plan.candidate_check()
-        grouped = collect_groups(
-            reader.stream(sql, params),
-            key=lambda row: int(row[8]),
-            accept=lambda row: check(row[5]),
-            offset=offset,
-            limit=request.limit,
-        )
-        page["results"] = [_document_hit(grouped.rows[key], folded, reader) for key in grouped.keys]
-        _set_paging(page, len(grouped.keys), grouped.has_more, offset)
+        groups, has_more = _document_groups(reader, request, plan, offset)
+        page["results"] = [_document_hit(rows, folded, reader) for rows in groups]
+        _set_paging(page, len(groups), has_more, offset)
         return page
     ranked = DOCUMENT_SOURCE.rank(reader, request, offset)
     for group in ranked.groups:
