@@ -118,15 +118,15 @@ class SearchRequest:
         """True when the ranked path answers (relevance order, or any-term matching)."""
         return self.order == "relevance" or self.match == "any"
 
-    def accepts(self, folded: str) -> bool:
+    def folded_check(self) -> Callable[[str], bool]:
         """The exact check of a text folded for search: every term (``match="all"``) or
         any term holds."""
-        plan = self.plan
-        if plan is None:
-            return False
+        terms = () if self.plan is None else self.plan.folded_terms
+        if not terms:
+            return lambda folded: False
         if self.match == "all":
-            return all(term in folded for term in plan.folded_terms)
-        return any(term in folded for term in plan.folded_terms)
+            return lambda folded: all(term in folded for term in terms)
+        return lambda folded: any(term in folded for term in terms)
 
 
 def _placeholders(count: int) -> str:
@@ -448,7 +448,7 @@ def search_classifications(
     with_editions(
         groups,
         reader.stream,
-        request.accepts,
+        request.folded_check(),
         request.ipc_editions or IPC_EDITIONS,
         request.language,
         reader.memo,
