@@ -95,3 +95,25 @@ def test_plain_searches_answer_as_recorded(
                 if _comparable(_answer(store, call)) != _comparable(call["expected"])
             ]
     assert wrong == [], f"{len(wrong)} calls answer differently, first: {wrong[:5]}"
+
+
+def test_each_code_and_document_is_one_run_of_rows(ro_conn: sqlite3.Connection) -> None:
+    # What lets a scheme be read only as far as its hits on the page (ADR 0036): a hit's
+    # rows end where the next hit's begin. Counted with SQL: runs of equal keys in row order.
+    runs = """
+        SELECT count(*), count(DISTINCT part || ' ' || key) FROM (
+            SELECT key, part, lag(key) OVER (PARTITION BY part ORDER BY id) AS previous
+            FROM ({rows})
+        ) WHERE previous IS NULL OR previous <> key
+    """
+    codes = (
+        "SELECT x.id AS id, c.scheme || ':' || c.code AS key, c.scheme || x.language AS part "
+        "FROM text AS x JOIN revision AS r ON r.id = x.revision_id "
+        "JOIN concept AS c ON c.id = r.concept_id "
+        "WHERE c.status = 'canonical' AND c.scheme <> 'ipc'"
+    )
+    documents = "SELECT id, document_id AS key, 0 AS part FROM document_text"
+    for rows in (codes, documents):
+        run_count, keys = ro_conn.execute(runs.format(rows=rows)).fetchone()
+        assert keys > 100
+        assert run_count == keys

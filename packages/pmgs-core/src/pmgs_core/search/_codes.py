@@ -13,9 +13,13 @@ Two things made the plain grouping (one hit per concept, in package order) hard 
   read on its own and the hits are interleaved, one of each scheme in turn (in the order of
   ``schemes``), until a scheme runs out: the page says so with ``scheme_merge``.
 
-Paging stays exact: scheme ``s`` contributes at most ``offset + limit`` hits to the first
-``offset + limit`` places of the interleaved sequence, so each scheme is read up to that many
-groups (plus one, for ``has_more``).
+Paging stays exact without reading ``offset + limit`` groups of every scheme: the schemes are
+interleaved as they are read (:func:`index_groups`), so a scheme is read as far as the hits
+it puts on the page, one group more to know they are complete, and the page ends as soon as
+one hit beyond it is seen (``has_more``). Which hits are on a page never depends on how far
+a scheme is read; which matching lines a hit shows would, if a code's texts were split
+across the package (they are not: the builder writes each code's lines as its source lists
+them, one run per code and language; ADR 0036 checks it at full scale).
 """
 
 from __future__ import annotations

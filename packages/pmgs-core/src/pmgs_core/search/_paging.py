@@ -92,8 +92,8 @@ class GroupReader(Generic[K, R]):
 
     Group ``n`` (0-based, in first-seen order) is *seen* once its first accepted row is read
     and *complete* once group ``n + 1`` is seen or the rows run out: a group's rows are
-    contiguous in row order, so no later row can join it (ADR 0036; the builder writes a
-    code's texts together). Rows of a group already holding ``max_rows`` rows, and of the
+    contiguous in row order (one run per code or document, ADR 0036), so no later row
+    joins it. Rows of a group already holding ``max_rows`` rows, and of the
     groups before ``skip_before``, are passed over without the exact check and not kept.
     """
 
