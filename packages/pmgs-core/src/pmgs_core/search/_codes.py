@@ -320,7 +320,7 @@ def with_editions(
 
 def preferred_first(rows: list[Row]) -> list[Row]:
     """A code's rows with its preferred IPC edition's first (FI, F-term: unchanged)."""
-    if rows[0][_SCHEME] != "ipc":
+    if len(rows) == 1 or rows[0][_SCHEME] != "ipc":
         return rows
     return sorted(rows, key=lambda row: (_EDITION_RANK.get(str(row[_EDITION]), 99), row[0]))
 

@@ -124,6 +124,9 @@ class SearchRequest:
         terms = () if self.plan is None else self.plan.folded_terms
         if not terms:
             return lambda folded: False
+        if len(terms) == 1:
+            (term,) = terms
+            return lambda folded: term in folded
         if self.match == "all":
             return lambda folded: all(term in folded for term in terms)
         return lambda folded: any(term in folded for term in terms)
@@ -460,8 +463,9 @@ def search_classifications(
         request.language,
         reader.memo,
     )
+    folded = plan.folded_terms
     for group, first in zip(groups, firsts, strict=True):
-        hit = classification_hit(group.rows, plan.folded_terms, reader.source)
+        hit = classification_hit(group.rows, folded, reader.source)
         if int(first[7]) in context:
             hit["context"] = context[int(first[7])]
         if group.score is not None:
