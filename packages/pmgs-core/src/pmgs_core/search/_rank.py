@@ -18,6 +18,7 @@ from typing import Any, Final, Literal
 from pmgs_core.folding import fold_for_search
 from pmgs_core.records import SearchIndex
 from pmgs_core.search._plan import QueryPlan, TermPlan, _fts_phrase, covering_trigrams
+from pmgs_core.search._window import WINDOW_POSTINGS, WindowTerm, window_candidates
 
 __all__ = [
     "CANDIDATE_CAP",
@@ -53,6 +54,9 @@ K1: Final = 1.2
 B: Final = 0.75
 GROUP_SUPPORT: Final = 0.2
 """Weight of a group's further matching rows next to its best one."""
+WINDOW_ROWS: Final = 300
+"""Most candidate rows a ``match="any"`` query of several indexed words reads by id, for the
+whole candidate cap (a scheme's share gets its share): the window's best rows (``_window``)."""
 GROUP_ROWS: Final = 3
 """Rows kept (and shown) per group: the best ones, in score order."""
 
@@ -139,12 +143,25 @@ RARE_TRIGRAMS: Final = 3
 """Trigrams of a long term that ask the index for its postings: its rarest ones."""
 
 
-def _estimate(ids: list[int], limit: int, last_id: int) -> int:
-    """A document frequency from the first ``limit`` ids of an index answer: their count, or
-    past the limit, the count scaled by how far into the id space they reached."""
-    if len(ids) < limit:
-        return len(ids)
-    return round(len(ids) * max(last_id, ids[-1]) / max(ids[-1], 1))
+def _estimate(count: int, last: int, limit: int, last_id: int) -> int:
+    """A document frequency from the first ``limit`` ids of an index answer (``count`` of
+    them, the last ``last``): their count, or past the limit, the count scaled by how far
+    into the id space they reached."""
+    if count < limit:
+        return count
+    return round(count * max(last_id, last) / max(last, 1))
+
+
+def _sample(stream: Stream, table: str, expression: str, limit: int) -> tuple[int, int]:
+    """How many of the first ``limit`` ids of an index answer there are, and the last one:
+    counted in SQL, so that a frequency costs no row in Python."""
+    sql = (
+        f"SELECT count(*), max(rowid) FROM (SELECT rowid FROM {table} "  # noqa: S608
+        f"WHERE {table} MATCH ? LIMIT ?)"
+    )
+    for count, last in stream(sql, [expression, limit]):
+        return int(count), int(last or 0)
+    return 0, 0  # pragma: no cover - an aggregate always returns a row
 
 
 def _rare_trigram_match(
@@ -159,7 +176,6 @@ def _rare_trigram_match(
     trigram is comes from its first :data:`TRIGRAM_SAMPLE` ids (``seen`` keeps the estimates
     of one query, where the same trigrams recur).
     """
-    sql = f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?"  # noqa: S608
     groups = []
     spellings = dict.fromkeys([term.term, unicodedata.normalize("NFKC", term.term)])
     for spelling in (text for text in spellings if len(text) >= 3):
@@ -167,8 +183,8 @@ def _rare_trigram_match(
         if len(grams) > RARE_TRIGRAMS:
             for gram in grams:
                 if gram not in seen:
-                    ids = [int(row[0]) for row in stream(sql, [_fts_phrase(gram), TRIGRAM_SAMPLE])]
-                    seen[gram] = _estimate(ids, TRIGRAM_SAMPLE, last_id)
+                    count, last = _sample(stream, fts, _fts_phrase(gram), TRIGRAM_SAMPLE)
+                    seen[gram] = _estimate(count, last, TRIGRAM_SAMPLE, last_id)
             grams = sorted(grams, key=lambda gram: seen[gram])[:RARE_TRIGRAMS]
         joined = " AND ".join(_fts_phrase(gram) for gram in grams)
         groups.append(joined if len(grams) == 1 else f"({joined})")
@@ -197,6 +213,8 @@ class _Postings:
     ids: list[int]
     frequency: int
     expression: str | None = None
+    match: tuple[str, str] | None = None
+    """The index table and MATCH text that answer the term alone (None: a literal term)."""
 
 
 FREQUENCY_SAMPLE: Final = 1000
@@ -213,6 +231,8 @@ def _postings(
     last_id: int,
     limit: int = FREQUENCY_SAMPLE,
     seen: dict[str, int] | None = None,
+    *,
+    ids_needed: bool = True,
 ) -> _Postings:
     """The first row ids of one term's index answer and its document frequency.
 
@@ -227,10 +247,20 @@ def _postings(
         if len(term.folded) != 1 or (not term.folded.isalnum() and term.folded.isascii()):
             return _Postings([], stats.rows)
         expression, table = _fts_phrase(term.folded) + " *", bigram
-    sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT ?"  # noqa: S608
-    ids = [int(row[0]) for row in stream(sql, [expression, limit])]
-    frequency = min(_estimate(ids, limit, last_id), max(stats.rows, len(ids)))
-    return _Postings(ids, frequency, expression if term.path == "trigram" else None)
+    ids: list[int] = []
+    if ids_needed:
+        sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT ?"  # noqa: S608
+        ids = [int(row[0]) for row in stream(sql, [expression, limit])]
+        count, last = len(ids), (ids[-1] if ids else 0)
+    else:
+        count, last = _sample(stream, table, expression, limit)
+    frequency = min(_estimate(count, last, limit, last_id), max(stats.rows, count))
+    return _Postings(
+        ids,
+        frequency,
+        expression if term.path == "trigram" else None,
+        None if term.path == "literal" else (table, expression),
+    )
 
 
 def _last_id(stream: Stream, content: str) -> int:
@@ -415,6 +445,7 @@ def rank_groups(
     cap: int = CANDIDATE_CAP,
     group_key: Callable[[Row], Hashable] | None = None,
     phrase_order: bool = False,
+    id_range: tuple[int, int] | None = None,
 ) -> RankedPage:
     """Score the candidates, group them and cut one page (``window`` = limit, offset).
 
@@ -431,39 +462,63 @@ def rank_groups(
     stats = read_stats(stream, fts, content)
     last_id = _last_id(stream, content)
     seen: dict[str, int] = {}
+    windowed = match == "any" and sum(term.path != "literal" for term in plan.terms) > 1
     postings = {
-        term.folded: _postings(stream, (fts, bigram), term, stats, last_id, seen=seen)
+        term.folded: _postings(
+            stream, (fts, bigram), term, stats, last_id, seen=seen, ids_needed=not windowed
+        )
         for term in plan.terms
     }
     frequency = {folded: entry.frequency for folded, entry in postings.items()}
     weights = {folded: idf(stats.rows, count) for folded, count in frequency.items()}
     rows: dict[int, _Candidate] = {}
-    first, *subsets = _with_rare_trigrams(_candidate_plans(plan, match, frequency), postings)
-    share = max(SUBSET_SHARE, cap // max(len(subsets), 1))
-    full, capped = _collect(
-        stream,
-        (
-            (statement(sub, None), sub.folded_terms, False, cap if sub is first else share)
-            for sub in (first, *subsets)
-        ),
-        rows,
-        body_column,
-        cap,
-    )
-    if match == "any" and not full:
-        for term in plan.terms:
-            if len(postings[term.folded].ids) >= FREQUENCY_SAMPLE and term.path != "literal":
-                more = _postings(
-                    stream, (fts, bigram), term, stats, last_id, POSTINGS_PER_TERM, seen
-                )
-                postings[term.folded] = _Postings(more.ids, postings[term.folded].frequency)
-        budget = min(cap - len(rows), ACCUMULATED_ROWS)
-        ids, capped = _accumulate(postings, plan, weights, rows, budget)
+    words = [
+        WindowTerm(*entry.match, weights[folded], entry.frequency)
+        for folded, entry in postings.items()
+        if entry.match is not None
+    ]
+    if windowed:
+        words.sort(key=lambda term: term.frequency)
+        ids, capped = window_candidates(
+            stream,
+            words,
+            id_range or (1, last_id),
+            stats.rows,
+            cap * WINDOW_POSTINGS // CANDIDATE_CAP,
+            max(cap * WINDOW_ROWS // CANDIDATE_CAP, 1),
+        )
         if ids:
-            indexed = tuple(t.folded for t in plan.terms if t.path != "literal")
+            indexed = tuple(t.folded for t in plan.terms if postings[t.folded].match is not None)
             fetch = ((statement(plan, ids), indexed, True, cap),)
             full, _ = _collect(stream, fetch, rows, body_column, cap)
             capped = capped or full
+    else:
+        first, *subsets = _with_rare_trigrams(_candidate_plans(plan, match, frequency), postings)
+        share = max(SUBSET_SHARE, cap // max(len(subsets), 1))
+        full, capped = _collect(
+            stream,
+            (
+                (statement(sub, None), sub.folded_terms, False, cap if sub is first else share)
+                for sub in (first, *subsets)
+            ),
+            rows,
+            body_column,
+            cap,
+        )
+        if match == "any" and not full:
+            for term in plan.terms:
+                if len(postings[term.folded].ids) >= FREQUENCY_SAMPLE and term.path != "literal":
+                    more = _postings(
+                        stream, (fts, bigram), term, stats, last_id, POSTINGS_PER_TERM, seen
+                    )
+                    postings[term.folded] = _Postings(more.ids, postings[term.folded].frequency)
+            budget = min(cap - len(rows), ACCUMULATED_ROWS)
+            ids, capped = _accumulate(postings, plan, weights, rows, budget)
+            if ids:
+                indexed = tuple(t.folded for t in plan.terms if t.path != "literal")
+                fetch = ((statement(plan, ids), indexed, True, cap),)
+                full, _ = _collect(stream, fetch, rows, body_column, cap)
+                capped = capped or full
     scored: dict[Hashable, list[tuple[float, int, Row]]] = {}
     matched: dict[Hashable, dict[str, None]] = {}
     texts: dict[tuple[Hashable, str], object] = {}

@@ -338,6 +338,7 @@ class ContentSource:
             cap=max(self.cap // share, 1),
             group_key=group_key,
             phrase_order=request.phrase_order,
+            id_range=request.id_range,
         )
 
 
