@@ -57,6 +57,9 @@ GROUP_SUPPORT: Final = 0.2
 WINDOW_ROWS: Final = 300
 """Most candidate rows a ``match="any"`` query of several indexed words reads by id, for the
 whole candidate cap (a scheme's share gets its share): the window's best rows (``_window``)."""
+COMPLETED_GROUPS: Final = 40
+"""Best groups of a window's candidates whose other rows (``siblings``) are read and scored
+too, so that their group score counts every matching row, not only the window's."""
 GROUP_ROWS: Final = 3
 """Rows kept (and shown) per group: the best ones, in score order."""
 
@@ -431,6 +434,58 @@ def in_phrase_order(folded: str, terms: tuple[TermPlan, ...]) -> float:
     return held / len(pairs)
 
 
+@dataclass(frozen=True, slots=True)
+class _GroupScoring:
+    """Scores the candidate rows and their groups (one query's terms, weights and grouping)."""
+
+    plan: QueryPlan
+    weights: dict[str, float]
+    stats: IndexStats
+    columns: tuple[int, int]
+    group_key: Callable[[Row], Hashable] | None
+    phrase_order: bool
+
+    def __call__(
+        self, rows: dict[int, _Candidate]
+    ) -> tuple[
+        dict[Hashable, list[tuple[float, int, Row]]],
+        dict[Hashable, dict[str, None]],
+        list[tuple[float, int, Hashable]],
+    ]:
+        """Each group's scored rows (best first), its matched terms, and (group score, first
+        row id, key) of every group."""
+        key_column, body_column = self.columns
+        group_key = self.group_key
+        scored: dict[Hashable, list[tuple[float, int, Row]]] = {}
+        matched: dict[Hashable, dict[str, None]] = {}
+        texts: dict[tuple[Hashable, str], object] = {}
+        for row_id, (row, folded) in rows.items():
+            if group_key is None:
+                key: Hashable = int(row[key_column])
+            else:
+                key = group_key(row)
+                unit = row[key_column]  # the concept: one edition of the code
+                if texts.setdefault((key, folded), unit) != unit:
+                    continue
+            length = row_length(str(row[body_column]))
+            score, terms = score_row(
+                folded,
+                length,
+                self.plan.terms,
+                self.weights,
+                self.stats,
+                phrase_order=self.phrase_order,
+            )
+            scored.setdefault(key, []).append((score, row_id, row))
+            matched.setdefault(key, {}).update(dict.fromkeys(terms))
+        raw: list[tuple[float, int, Hashable]] = []  # (group score, first row id, key)
+        for key, entries in scored.items():
+            entries.sort(key=lambda entry: (-entry[0], entry[1]))
+            best, *others = [entry[0] for entry in entries[:GROUP_ROWS]]
+            raw.append((best + GROUP_SUPPORT * sum(others), min(e[1] for e in entries), key))
+        return scored, matched, raw
+
+
 def rank_groups(
     stream: Stream,
     plan: QueryPlan,
@@ -446,6 +501,7 @@ def rank_groups(
     group_key: Callable[[Row], Hashable] | None = None,
     phrase_order: bool = False,
     id_range: tuple[int, int] | None = None,
+    siblings: Callable[[list[int]], tuple[str, list[object]]] | None = None,
 ) -> RankedPage:
     """Score the candidates, group them and cut one page (``window`` = limit, offset).
 
@@ -519,28 +575,17 @@ def rank_groups(
                 fetch = ((statement(plan, ids), indexed, True, cap),)
                 full, _ = _collect(stream, fetch, rows, body_column, cap)
                 capped = capped or full
-    scored: dict[Hashable, list[tuple[float, int, Row]]] = {}
-    matched: dict[Hashable, dict[str, None]] = {}
-    texts: dict[tuple[Hashable, str], object] = {}
-    for row_id, (row, folded) in rows.items():
-        if group_key is None:
-            key: Hashable = int(row[key_column])
-        else:
-            key = group_key(row)
-            unit = row[key_column]  # the concept: one edition of the code
-            if texts.setdefault((key, folded), unit) != unit:
-                continue
-        length = row_length(str(row[body_column]))
-        score, terms = score_row(
-            folded, length, plan.terms, weights, stats, phrase_order=phrase_order
-        )
-        scored.setdefault(key, []).append((score, row_id, row))
-        matched.setdefault(key, {}).update(dict.fromkeys(terms))
-    raw: list[tuple[float, int, Hashable]] = []  # (group score, first row id, key)
-    for key, entries in scored.items():
-        entries.sort(key=lambda entry: (-entry[0], entry[1]))
-        best, *others = [entry[0] for entry in entries[:GROUP_ROWS]]
-        raw.append((best + GROUP_SUPPORT * sum(others), min(e[1] for e in entries), key))
+    score = _GroupScoring(plan, weights, stats, (key_column, body_column), group_key, phrase_order)
+    scored, matched, raw = score(rows)
+    if windowed and siblings is not None and raw:
+        best_groups = heapq.nsmallest(COMPLETED_GROUPS, raw, key=lambda e: (-e[0], e[1]))
+        held = [entry[1] for _, _, key in best_groups for entry in scored[key]]
+        more = [int(row[0]) for row in stream(*siblings(held)) if int(row[0]) not in rows]
+        if more:
+            indexed = tuple(t.folded for t in plan.terms if postings[t.folded].match is not None)
+            fetch = ((statement(plan, more), indexed, True, len(more)),)
+            _collect(stream, fetch, rows, body_column, len(rows) + len(more))
+            scored, matched, raw = score(rows)
     top = max((entry[0] for entry in raw), default=0.0)
     if order == "relevance":
         raw.sort(key=lambda entry: (-entry[0], entry[1]))
