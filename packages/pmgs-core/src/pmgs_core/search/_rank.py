@@ -12,7 +12,7 @@ import itertools
 import math
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from pmgs_core.folding import fold_for_search
@@ -57,7 +57,7 @@ GROUP_SUPPORT: Final = 0.2
 WINDOW_ROWS: Final = 300
 """Most candidate rows a ``match="any"`` query of several indexed words reads by id, for the
 whole candidate cap (a scheme's share gets its share): the window's best rows (``_window``)."""
-COMPLETED_GROUPS: Final = 40
+COMPLETED_GROUPS: Final = 24
 """Best groups of a window's candidates whose other rows (``siblings``) are read and scored
 too, so that their group score counts every matching row, not only the window's."""
 GROUP_ROWS: Final = 3
@@ -444,6 +444,8 @@ class _GroupScoring:
     columns: tuple[int, int]
     group_key: Callable[[Row], Hashable] | None
     phrase_order: bool
+    known: dict[int, tuple[float, list[str]]] = field(default_factory=dict)
+    """Scores of rows already scored (a completed ranking scores its first rows again)."""
 
     def __call__(
         self, rows: dict[int, _Candidate]
@@ -467,15 +469,16 @@ class _GroupScoring:
                 unit = row[key_column]  # the concept: one edition of the code
                 if texts.setdefault((key, folded), unit) != unit:
                     continue
-            length = row_length(str(row[body_column]))
-            score, terms = score_row(
-                folded,
-                length,
-                self.plan.terms,
-                self.weights,
-                self.stats,
-                phrase_order=self.phrase_order,
-            )
+            if row_id not in self.known:
+                self.known[row_id] = score_row(
+                    folded,
+                    row_length(str(row[body_column])),
+                    self.plan.terms,
+                    self.weights,
+                    self.stats,
+                    phrase_order=self.phrase_order,
+                )
+            score, terms = self.known[row_id]
             scored.setdefault(key, []).append((score, row_id, row))
             matched.setdefault(key, {}).update(dict.fromkeys(terms))
         raw: list[tuple[float, int, Hashable]] = []  # (group score, first row id, key)
