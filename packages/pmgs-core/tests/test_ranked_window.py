@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -41,8 +40,8 @@ def _fi_rows(store: PMGSStore) -> list[tuple[int, str, str]]:
 
 def _words(store: PMGSStore, count: int, most: int) -> list[str]:
     """Words of two kanji held by 15 to ``most`` rows of the whole table (exact frequencies
-    below 1,000, as the implementation counts them), taken from FI lines in package order until there
-    are ``count``: words of the same lines, so that rows hold several."""
+    below 1,000, as the implementation counts them), taken from FI lines in package order
+    until there are ``count``: words of the same lines, so that rows hold several."""
     folded_all = [
         fold_for_search(str(body))
         for (body,) in store._connection().execute("SELECT body FROM text")
@@ -98,9 +97,7 @@ def test_any_word_ranking_is_the_formula_over_every_row(
     store: PMGSStore, count: int, most: int
 ) -> None:
     words = _words(store, count, most)
-    page = store.search(
-        " ".join(words), schemes=["fi"], order="relevance", match="any", limit=200
-    )
+    page = store.search(" ".join(words), schemes=["fi"], order="relevance", match="any", limit=200)
     assert page["candidates_capped"] is False  # the window covered the scheme
     expected = _oracle(store, words)[:200]
     assert len({score for _, score in expected}) > 3  # not one tie: the order is tested
@@ -122,7 +119,7 @@ def _table(postings: dict[str, Iterable[int]]) -> sqlite3.Connection:
 
 
 def _stream(conn: sqlite3.Connection) -> Any:
-    return lambda sql, params: conn.execute(sql, params)
+    return conn.execute
 
 
 def test_window_candidates_by_words_held_then_weight_then_order() -> None:
@@ -146,4 +143,3 @@ def test_window_candidates_by_words_held_then_weight_then_order() -> None:
     ids, cut = window_candidates(_stream(conn), terms, (1, 100), 100, 30, 40)
     assert cut is True
     assert ids == [*range(1, 19), 90]
-
