@@ -2,7 +2,9 @@
 
 Relevance cannot stop at the end of a page as index order does (the best row may be the
 last), so it scores a capped set of candidate rows and ranks groups by their best evidence.
-The statistics, the formula, the candidate cap and the score normalisation are ADR 0012's.
+The statistics, the formula, the candidate cap and the score normalisation are ADR 0012's;
+the any-word candidates of several indexed words come from a window of their postings and
+the best groups are completed with their other lines (ADR 0037, ``_window``).
 """
 
 from __future__ import annotations
