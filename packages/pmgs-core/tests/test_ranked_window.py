@@ -126,9 +126,9 @@ def test_window_candidates_by_words_held_then_weight_then_order() -> None:
     # 100 rows; "aa" is common (every row), "bb" every other row, "cc" rare (rows 7, 90).
     conn = _table({"aa": range(1, 101), "bb": range(2, 101, 2), "cc": [7, 90]})
     terms = [
-        WindowTerm("grams", '"cc"', 3.0, 2),
-        WindowTerm("grams", '"bb"', 1.0, 50),
-        WindowTerm("grams", '"aa"', 0.1, 100),
+        WindowTerm("grams", '"cc"', 3.0, 2, 2),
+        WindowTerm("grams", '"bb"', 1.0, 50, 50),
+        WindowTerm("grams", '"aa"', 0.1, 100, 100),
     ]
     # The whole range within budget: three words held by 90 only (even, and cc), then two
     # with the larger weight (7: aa + cc = 3.1 against even rows' aa + bb = 1.1), then the

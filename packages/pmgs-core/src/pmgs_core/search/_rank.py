@@ -249,6 +249,18 @@ def _postings(
     )
 
 
+def _cost(term: TermPlan, entry: _Postings, seen: dict[str, int]) -> int:
+    """Postings the index reads to answer a term: its rows, or for a long term asked by its
+    rarest trigrams (``seen`` holds their estimates), their rows: an AND of common trigrams
+    reads them all however few rows hold the term."""
+    cost = 0
+    for spelling in dict.fromkeys([term.term, unicodedata.normalize("NFKC", term.term)]):
+        grams = covering_trigrams(spelling) if len(spelling) >= 3 else []
+        if len(grams) > RARE_TRIGRAMS and all(gram in seen for gram in grams):
+            cost += sum(sorted(seen[gram] for gram in grams)[:RARE_TRIGRAMS])
+    return max(entry.frequency, cost)
+
+
 def _last_id(stream: Stream, content: str) -> int:
     for (value,) in stream(f"SELECT max(id) FROM {content}", []):  # noqa: S608
         return int(value or 0)
@@ -411,9 +423,9 @@ def rank_groups(
     weights = {folded: idf(stats.rows, count) for folded, count in frequency.items()}
     rows: dict[int, _Candidate] = {}
     words = [
-        WindowTerm(*entry.match, weights[folded], entry.frequency)
-        for folded, entry in postings.items()
-        if entry.match is not None
+        WindowTerm(*entry.match, weights[t.folded], entry.frequency, _cost(t, entry, seen))
+        for t in plan.terms
+        if (entry := postings[t.folded]).match is not None
     ]
     if windowed:
         words.sort(key=lambda term: term.frequency)

@@ -37,13 +37,15 @@ one scheme's range can exceed its density in the table) before the window is cut
 
 @dataclass(frozen=True, slots=True)
 class WindowTerm:
-    """One indexed word: its index table and MATCH text, its weight (idf) and how many rows
-    of the whole table hold it (estimated as for the weight)."""
+    """One indexed word: its index table and MATCH text, its weight (idf), how many rows of
+    the whole table hold it (estimated as for the weight) and how many postings the index
+    reads to answer it (more than its rows when it is an AND of common trigrams)."""
 
     table: str
     expression: str
     weight: float
     frequency: int
+    cost: int
 
 
 def _read(stream: Stream, term: WindowTerm, first: int, last: int, limit: int) -> list[int]:
@@ -78,21 +80,22 @@ def window_candidates(
         return [], False
     span = last - first + 1
     expected = {id(term): min(term.frequency / max(rows, 1), 1.0) * span for term in terms}
+    work = {id(term): max(term.cost / max(rows, 1), 1e-9) * span for term in terms}
     share = budget / len(terms)
-    whole = [term for term in terms if expected[id(term)] <= share]
-    windowed = [term for term in terms if expected[id(term)] > share]
+    whole = [term for term in terms if work[id(term)] <= share]
+    windowed = [term for term in terms if work[id(term)] > share]
     postings: dict[int, list[int]] = {}
     horizon = last
     for term in list(whole):
         limit = int(SAFETY * share) + 1
         ids = _read(stream, term, first, last, limit)
         postings[id(term)] = ids
-        budget -= len(ids)
+        budget -= max(len(ids), int(work[id(term)]))
         if len(ids) >= limit:  # denser in this range than in the table: a window's word
             whole.remove(term)
             horizon = min(horizon, ids[-1])
     if windowed:
-        density = sum(expected[id(term)] for term in windowed) / span
+        density = sum(work[id(term)] for term in windowed) / span
         reach = first + max(int(max(budget, len(windowed)) / density), 1) - 1
         horizon = min(horizon, reach)
         for term in windowed:
