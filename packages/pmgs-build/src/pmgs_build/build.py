@@ -388,14 +388,11 @@ class _Build:
 
 
 def spare_core(load: float | None = None, cores: int | None = None) -> bool:
-    """True when a core is idle for the build's child processes: at least two usable cores
-    and a last-minute load average of at most ``cores - 1`` (ADR 0039).
-
-    ``load`` and ``cores`` default to this machine's (``os.getloadavg``, the process's
-    affinity); without a load average (Windows) the answer is False. The bound is where
-    the load still leaves one core's worth of time unused: the child processes then fill it
-    instead of taking time from the builder, the critical path.
-    """
+    """True when a core is idle for the build's child processes (ADR 0039): at least two
+    usable cores and a last-minute load average of at most ``cores - 1``, one core's worth
+    of time unused, which the children then fill instead of taking the builder's time.
+    ``load`` and ``cores`` default to this machine's (``os.getloadavg``, the affinity);
+    without a load average (Windows) the answer is False."""
     if cores is None:
         cores = available_cores()
     if load is None:
