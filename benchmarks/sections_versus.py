@@ -213,7 +213,7 @@ def versus_table(record: dict[str, Any]) -> tuple[list[str], list[Check], list[s
         if reference is None and row.key in ISSUE_FIGURES:
             reference, why = ISSUE_FIGURES[row.key]
             name += " ¹"
-            stood_in.append(f"{row.label}: {why}")
+            stood_in.append(f"{row.label.rstrip(' ²³⁴')}: {why}")
         mine = ours.get(row.key)
         limit = None if row.limit is None else row.limit(record)
         met = ""

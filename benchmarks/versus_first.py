@@ -16,8 +16,9 @@ common phrase, the call people make first.
 
 ``time.perf_counter`` is the system's monotonic clock, so a child's times and the parent's
 spawn time can be subtracted. For a row of ours that misses, the profile is what the first
-answer added: the command's first call under cProfile; for the servers, a profiled run that
-answers once minus a profiled run that only starts, per function.
+answer added: the command's first call under cProfile; for MCP, a profiled run that answers
+once minus a profiled run that only starts, per function; for the viewer, the store's first
+``search_pmgs`` in a fresh process (``first_profile`` says why).
 """
 
 from __future__ import annotations
@@ -25,24 +26,20 @@ from __future__ import annotations
 import http.client
 import itertools
 import json
-import pstats
 import signal
 import statistics
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from benchmarks import versus_mcp
 from benchmarks.round_three import Server
+from benchmarks.versus_inprocess import Worker
 from benchmarks.versus_mcp import Side
-from benchmarks.versus_worker import profile_rows
 
 GOAL_MS = 150.0
-IDLE = ("asyncio/", "selectors.py", "'poll'", "uvicorn/", "anyio/", "threading.py", "exec>")
-"""Functions of a server's event loop: their time in a profiled run is mostly waiting for the
-client, which differs between two runs, so they are left out of the difference."""
 CLI_SCRIPT = """
 import cProfile, json, os, pstats, sys, time
 started = time.perf_counter()
@@ -210,36 +207,22 @@ def measure(
     }
 
 
-def _server_profile(side: Side, query: str, answer: bool, kind: str) -> pstats.Stats:
-    with tempfile.TemporaryDirectory(prefix="pmgs-versus-first-") as scratch:
-        output = str(Path(scratch) / "run.prof")
-        prefix = [side.python, "-m", "cProfile", "-o", output]
-        if kind == "mcp":
-            server = Server(side.db, side.env, [*prefix, *side.server[1:]])
-            server.initialize()
-            if answer:
-                server.send(server.call_line("search_pmgs", {"query": query}))
-            server.close()
-        else:
-            viewer = Viewer(side, prefix)
-            if answer:
-                viewer.get(f"/search?q={quote(query)}")
-            viewer.stop()
-        return pstats.Stats(output)
-
-
-def first_call_profile(side: Side, query: str, kind: str) -> list[Any]:
-    """A profiled run that answers once minus one that only starts, per function: what the
-    first answer added (start-up's functions cancel out, up to noise)."""
-    stats = _server_profile(side, query, True, kind)
-    start = _server_profile(side, query, False, kind)
-    table: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
-    before: dict[Any, Any] = start.stats  # type: ignore[attr-defined]
-    for key, (cc, nc, tt, ct, callers) in list(table.items()):
-        b = before.get(key, (0, 0, 0.0, 0.0, {}))
-        idle = any(part in str(key) for part in IDLE)
-        table[key] = (cc - b[0], 0 if idle else nc - b[1], tt - b[2], ct - b[3], callers)
-    return profile_rows(stats, 1, 8)
+def first_profile(side: Side, query: str, kind: str) -> list[Any]:
+    """What the first answer added. MCP: a profiled server that answers once minus one that
+    only starts. Viewer: cProfile sees only the server's main thread, and the viewer answers
+    from a worker thread, so its profile is the store's first ``search_pmgs`` in a fresh
+    process (what the viewer's first search asks of it)."""
+    if kind == "mcp":
+        arguments = {"query": query}
+        once = versus_mcp.server_stats(side, "search_pmgs", arguments, 1)
+        return versus_mcp.difference(once, versus_mcp.server_stats(side, "", {}, 0), 1)
+    worker = Worker(side.python, side.store_import, side.db, side.env)
+    try:
+        request = {"op": "profile", "calls": [["search_pmgs", [query], {}]], "n": 1, "cold": True}
+        top: list[Any] = worker.ask(request)["top"]
+    finally:
+        worker.close()
+    return top
 
 
 def profiles(side: Side, query: str, figures: dict[str, dict[str, float]]) -> dict[str, Any]:
@@ -251,5 +234,5 @@ def profiles(side: Side, query: str, figures: dict[str, dict[str, float]]) -> di
         if kind == "cli":
             out[f"first_{kind}"] = cli_once(side, query, 0, profile=True)["top"]
         else:
-            out[f"first_{kind}"] = first_call_profile(side, query, kind)
+            out[f"first_{kind}"] = first_profile(side, query, kind)
     return out

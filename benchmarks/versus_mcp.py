@@ -14,8 +14,8 @@ pmgs_mcp``, the earlier tool ``pmgs mcp``), with bytecode caching on. Rows:
 
 A side whose calls take seconds (the earlier tool's searches) is asked until its time budget
 for the call is spent, at least once after the warm-up call. For a call of ours that misses
-its goal, the server is run again under cProfile for the same calls: the document shows the
-functions that ran once per call or more, by cumulative time per call.
+its goal, the server is run twice more under cProfile, once answering the call many times and
+once answering it once; their difference per call is the profile the document shows.
 """
 
 from __future__ import annotations
@@ -161,19 +161,42 @@ def sdk_calls(
     return result
 
 
-def profile_call(side: Side, tool: str, arguments: dict[str, Any], calls: int) -> list[Any]:
-    """Our server under cProfile answering ``calls`` times: the functions that ran at least
-    once a call, by cumulative time per call (start-up ran once and drops out)."""
+IDLE = ("asyncio/", "selectors.py", "'poll'", "uvicorn/", "anyio/", "threading.py", "exec>")
+"""Functions of a server's event loop: their time in a profiled run is mostly waiting for the
+client, which differs between two runs, so they are left out of a difference."""
+
+
+def server_stats(side: Side, tool: str, arguments: dict[str, Any], answers: int) -> pstats.Stats:
+    """Our server run under cProfile: started, initialized, ``answers`` calls, closed."""
     with tempfile.TemporaryDirectory(prefix="pmgs-versus-profile-") as scratch:
         output = Path(scratch) / "server.prof"
         command = [side.python, "-m", "cProfile", "-o", str(output), *side.server[1:]]
         server = Server(side.db, side.env, command)
         server.initialize()
-        for _ in range(calls + 1):
+        for _ in range(answers):
             answer = json.loads(server.send(server.call_line(tool, arguments)))
             assert not answer["result"].get("isError"), answer
         server.close()
-        return profile_rows(pstats.Stats(str(output)), calls + 1, 8, least=calls + 1)
+        return pstats.Stats(str(output))
+
+
+def difference(more: pstats.Stats, fewer: pstats.Stats, per: int) -> list[Any]:
+    """Per function, the run that answered ``per`` more times minus the other, per answer:
+    what the answers cost, with start-up's functions cancelled (up to noise)."""
+    table: dict[Any, Any] = more.stats  # type: ignore[attr-defined]
+    before: dict[Any, Any] = fewer.stats  # type: ignore[attr-defined]
+    for key, (cc, nc, tt, ct, callers) in list(table.items()):
+        b = before.get(key, (0, 0, 0.0, 0.0, {}))
+        idle = any(part in str(key) for part in IDLE)
+        table[key] = (cc - b[0], 0 if idle else nc - b[1], tt - b[2], ct - b[3], callers)
+    return profile_rows(more, per, 8)
+
+
+def profile_call(side: Side, tool: str, arguments: dict[str, Any], calls: int) -> list[Any]:
+    """A server run that answers ``1 + calls`` times minus one that answers once: the
+    functions of a warm call, by cumulative time per call."""
+    more = server_stats(side, tool, arguments, 1 + calls)
+    return difference(more, server_stats(side, tool, arguments, 1), calls)
 
 
 def profiles(

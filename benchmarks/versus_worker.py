@@ -15,7 +15,8 @@ Requests: ``calls`` is a list of ``[method, args, kwargs]``, each run as
 * ``{"op": "time", "calls", "n", "budget_s", "warm"}``: ``warm`` untimed passes, then up to
   ``n`` timed passes, stopping early once ``budget_s`` seconds are spent (at least one call is
   timed); answers ``{"samples": [seconds, ...]}`` in call order;
-* ``{"op": "profile", "calls", "n", "top"}``: one untimed pass, then ``n`` passes under
+* ``{"op": "profile", "calls", "n", "top", "cold"}``: one untimed pass (none when ``cold``:
+  then the first calls of the process are the ones profiled), then ``n`` passes under
   cProfile; answers the ``top`` functions by cumulative time per call (``profile_rows``).
 
 Anything the store prints goes to stderr: stdout carries the answers only.
@@ -89,7 +90,7 @@ def serve(store: Any, requests: Any, answers: Any) -> None:
                     spent += samples[-1]
             answer: dict[str, Any] = {"samples": samples}
         else:
-            for call, args, kwargs in calls:
+            for call, args, kwargs in [] if request.get("cold") else calls:
                 call(*args, **kwargs)
             profiler = cProfile.Profile()
             profiler.enable()
