@@ -163,8 +163,8 @@ def measure(
     """Figures per side, the calls each rests on, and our side's profile of each missed row.
 
     Per row, ``rounds`` rounds; in each, every side times its share of the passes (our side
-    ``n / rounds`` passes; the other at most its remaining budget). The sides' first pass is
-    an untimed warm-up."""
+    ``n / rounds`` passes; the other at most its remaining budget), after an untimed warm-up
+    of the row's first calls."""
     figures: dict[str, dict[str, float]] = {side: {} for side in workers}
     counts: dict[str, dict[str, int]] = {side: {} for side in workers}
     profiles: dict[str, Any] = {}
@@ -172,7 +172,11 @@ def measure(
         samples: dict[str, list[float]] = {side: [] for side in workers}
         spent = dict.fromkeys(workers, 0.0)
         per_round = max(1, math.ceil(row.n / rounds))
-        for number in range(rounds):
+        for side, worker in workers.items():  # warm-up, untimed: the row's first 5 calls
+            if side in row.calls:
+                first = row.calls[side][:5]
+                worker.ask({"op": "time", "calls": first, "n": 1, "budget_s": budget_s / 2})
+        for _ in range(rounds):
             for side, worker in workers.items():
                 if side not in row.calls or (samples[side] and spent[side] >= budget_s):
                     continue
@@ -182,7 +186,6 @@ def measure(
                         "calls": row.calls[side],
                         "n": per_round,
                         "budget_s": budget_s - spent[side] if side != "ours" else math.inf,
-                        "warm": 1 if number == 0 else 0,
                     }
                 )
                 samples[side] += answer["samples"]
