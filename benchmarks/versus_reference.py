@@ -19,9 +19,11 @@ Each row of ours that misses its goal gets a profile (cProfile, the top function
 cumulative time per call) in the results file, which the document shows under the table.
 
 ``--live-reference`` measures both sides in the same run, in turn (the earlier tool installed
-in its own venv, answering from a database it built itself); ``--record-reference`` measures
-the earlier tool alone and writes ``benchmarks/results/reference-0.5.2-scale-<scale>.json``;
-a run without either reads that file (``--baseline``) and measures this tree only. Results:
+in its own venv, answering from a database it built itself); ``--record-reference`` writes
+the earlier tool's figures to ``benchmarks/results/reference-0.5.2-scale-<scale>.json``
+(with ``--live-reference``: those of the same run; alone: it measures the earlier tool only,
+``--db`` still naming our database, from whose texts the ranked queries are drawn); a run
+without either reads that file (``--baseline``) and measures this tree only. Results:
 ``benchmarks/results/versus-reference-<date>-scale-<scale>.json``.
 
 Child processes run with bytecode caching on (``PYTHONPYCACHEPREFIX`` under a temporary
@@ -29,12 +31,14 @@ directory, one warm-up start per side first), as an installed tool does; this ma
 ``PYTHONDONTWRITEBYTECODE`` would otherwise make every start compile every module. Both
 database files are read once first, so that neither side starts from a cold file cache.
 
-Usage (issue 42's run, about 10-15 minutes on 2 cores)::
+Usage (issue 42's run, about 15 minutes on 2 cores; ``--record-reference`` also rewrites the
+baseline from the same run)::
 
     uv run python -m benchmarks.versus_reference --db OURS.sqlite --live-reference \\
-        --reference-venv /tmp/s10/refvenv --reference-db REFERENCE.sqlite --write-docs
-    uv run python -m benchmarks.versus_reference --record-reference \\
-        --reference-venv /tmp/s10/refvenv --reference-db REFERENCE.sqlite
+        --reference-venv REFVENV --reference-db REFERENCE.sqlite [--record-reference] \\
+        --write-docs
+    uv run python -m benchmarks.versus_reference --db OURS.sqlite --record-reference \\
+        --reference-venv REFVENV --reference-db REFERENCE.sqlite
     uv run python -m benchmarks.versus_reference --db OURS.sqlite --write-docs
 """
 
@@ -228,6 +232,28 @@ def recall_rows() -> dict[str, Any]:
     }
 
 
+def record_baseline(
+    args: argparse.Namespace, counts: dict[str, Any], measured: dict[str, Any]
+) -> Path:
+    """Write the earlier tool's figures as the recorded baseline a run without
+    ``--live-reference`` reads (with the ranked queries, so that ours answers the same)."""
+    record = {
+        "kind": "reference-baseline",
+        "tool": REFERENCE,
+        "scale": args.scale,
+        "measured_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "load_average_end": os.getloadavg()[0],
+        "note": args.note,
+        "counts": counts,
+        "machine": machine(),
+        **measured,
+    }
+    path = RESULTS / f"reference-0.5.2-scale-{args.scale:g}.json"
+    path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    print(f"baseline written to {path}", file=sys.stderr)
+    return path
+
+
 def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--db", type=Path, help="our database (to measure this tree)")
@@ -269,8 +295,8 @@ def arguments() -> argparse.Namespace:
         args.reference_venv is None or args.reference_db is None
     ):
         parser.error("--reference-venv and --reference-db are needed to measure it")
-    if not args.record_reference and args.db is None:
-        parser.error("--db is needed to measure this tree")
+    if args.db is None:
+        parser.error("--db is needed (this tree's database; the ranked queries come from it)")
     return args
 
 
@@ -299,28 +325,22 @@ def main() -> int:
         sides: dict[str, Side] = {}
         if args.live_reference or args.record_reference:
             sides["reference"] = reference_side(args.reference_venv, args.reference_db, env)
-        if not args.record_reference:
+        if args.live_reference or not args.record_reference:
             sides["ours"] = our_side(args.db, env)
         figures, calls, profiles, first = measure(sides, examples, queries, args)
     if args.record_reference:
-        record = {
-            "kind": "reference-baseline",
-            "tool": REFERENCE,
-            "scale": args.scale,
-            "measured_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "load_average_end": os.getloadavg()[0],
-            "note": args.note,
-            "counts": counts,
-            "machine": machine(),
-            "figures": figures["reference"],
-            "samples": calls["reference"],
-            "first_answer": first.get("reference", {}),
-            "ranked_queries": queries,
-        }
-        path = RESULTS / f"reference-0.5.2-scale-{args.scale:g}.json"
-        path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", "utf-8")
-        print(json.dumps(record, indent=1, ensure_ascii=False))
-        return 0
+        record_baseline(
+            args,
+            counts,
+            {
+                "figures": figures["reference"],
+                "samples": calls["reference"],
+                "first_answer": first.get("reference", {}),
+                "ranked_queries": queries,
+            },
+        )
+        if not args.live_reference:
+            return 0
     if args.live_reference:
         baseline = {
             "figures": figures["reference"],
