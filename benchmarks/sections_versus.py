@@ -55,7 +55,7 @@ def _recall_limit(record: dict[str, Any]) -> float | None:
 
 SEARCH = "search in process p50"
 ROWS: tuple[Row, ...] = (
-    Row("build_s", "full build, serial", "s", design="build"),
+    Row("build_s", "full build, serial", "s"),
     Row(
         "build_parallel_s",
         "full build on two cores",
@@ -153,7 +153,6 @@ ISSUE_FIGURES: dict[str, tuple[float, str]] = {
 """Where the earlier tool cannot answer a row (it has no viewer) or a recorded baseline has no
 figure, the issue's own figure stands in, and the row says so."""
 DESIGN: dict[str, tuple[str, str, float, str]] = {
-    "build": ("full build, serial", "≤ 300 s", 300, "s"),
     "lookup_fi": ("lookup in process, fi p50", "p50 ≤ 1 ms", 1, "ms"),
     "lookup_ipc": ("lookup in process, ipc p50", "p50 ≤ 1 ms", 1, "ms"),
     "lookup_fterm": ("lookup in process, fterm p50", "p50 ≤ 1 ms", 1, "ms"),
@@ -320,8 +319,10 @@ def profile_blocks(record: dict[str, Any], missed: list[str]) -> list[str]:
     if blocks:
         blocks = [
             "Profiles of the rows this tree misses (cProfile of the same calls; the functions "
-            "by cumulative time per call, of a chain of wrappers only the innermost; for the "
-            "servers' first answer, a run that answers once minus a run that only starts):",
+            "by cumulative time per call, of a chain of wrappers only the innermost; an MCP "
+            "call: a server answering it many times minus one answering it once; a first "
+            "answer: the command's first call, the MCP server answering once minus one that "
+            "only starts, the store's first search in a fresh process for the viewer):",
             *blocks,
         ]
     return blocks
