@@ -240,7 +240,8 @@ def versus_table(record: dict[str, Any]) -> tuple[list[str], list[Check], list[s
             "² Queries of 2-6 words (as many of each length) drawn from the database's own "
             'texts, `search_pmgs(order="relevance", match="any", limit=20)`; the earlier tool '
             "has no any-word match, so its figure is its closest call, BM25-ordered "
-            "`search_pmgs` where every word must match."
+            "`search_pmgs` where every word must match (a query with a 2-character word takes "
+            "its literal scan)." + _hit_share(figures, ours)
         )
     if "ranked_recall_at_10" in shown:
         notes.append(_recall_note(record))
@@ -261,6 +262,15 @@ def versus_table(record: dict[str, Any]) -> tuple[list[str], list[Check], list[s
         if note:
             lines += ["", note.strip()]
     return lines, design, missed
+
+
+def _hit_share(figures: dict[str, float], ours: dict[str, float]) -> str:
+    shares = [
+        f"{label} {side['ranked_hit_share']:.0%}"
+        for label, side in (("the earlier tool", figures), ("this tree", ours))
+        if "ranked_hit_share" in side
+    ]
+    return " Calls that found something: " + ", ".join(shares) + "." if shares else ""
 
 
 def _recall_note(record: dict[str, Any]) -> str:

@@ -14,7 +14,8 @@ Requests: ``calls`` is a list of ``[method, args, kwargs]``, each run as
 
 * ``{"op": "time", "calls", "n", "budget_s", "warm"}``: ``warm`` untimed passes, then up to
   ``n`` timed passes, stopping early once ``budget_s`` seconds are spent (at least one call is
-  timed); answers ``{"samples": [seconds, ...]}`` in call order;
+  timed); answers ``{"samples": [seconds, ...], "hits": [...]}`` in call order (``hits``: a
+  search's hits, else null);
 * ``{"op": "profile", "calls", "n", "top", "cold"}``: one untimed pass (none when ``cold``:
   then the first calls of the process are the ones profiled), then ``n`` passes under
   cProfile; answers the ``top`` functions by cumulative time per call (``profile_rows``).
@@ -68,6 +69,14 @@ def profile_rows(stats: pstats.Stats, calls: int, top: int, *, least: int = 1) -
     ]
 
 
+def hits(result: Any) -> int | None:
+    """The hits a search answered (both tools group them by content type), else None."""
+    groups = result.get("results_by_type") if isinstance(result, dict) else None
+    if not isinstance(groups, dict):
+        return None
+    return sum(len(group.get("results") or []) for group in groups.values())
+
+
 def serve(store: Any, requests: Any, answers: Any) -> None:
     for line in requests:
         request = json.loads(line)
@@ -79,16 +88,18 @@ def serve(store: Any, requests: Any, answers: Any) -> None:
                 for call, args, kwargs in calls:
                     call(*args, **kwargs)
             samples: list[float] = []
+            found: list[int | None] = []
             spent = 0.0
             for _ in range(request["n"]):
                 for call, args, kwargs in calls:
                     if samples and spent >= request["budget_s"]:
                         break
                     started = time.perf_counter()
-                    call(*args, **kwargs)
+                    result = call(*args, **kwargs)
                     samples.append(time.perf_counter() - started)
+                    found.append(hits(result))
                     spent += samples[-1]
-            answer: dict[str, Any] = {"samples": samples}
+            answer: dict[str, Any] = {"samples": samples, "hits": found}
         else:
             for call, args, kwargs in [] if request.get("cold") else calls:
                 call(*args, **kwargs)
