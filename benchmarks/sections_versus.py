@@ -180,15 +180,15 @@ def _figure(unit: str, measured: float | None) -> str:
         return f"{measured:,.0f} B"
     if unit == "":
         return f"{measured:.3f}"
-    if unit == "s" or measured >= 100:
+    if unit == "s" or abs(measured) >= 100:
         return f"{measured:.0f} {unit}"
-    digits = 3 if measured < 1 else 2
+    digits = 3 if abs(measured) < 1 else 2
     return f"{measured:.{digits}f} {unit}"
 
 
 def _ratio(mine: float | None, reference: float | None) -> str:
-    if mine is None or not reference:
-        return "—"
+    if mine is None or not reference or reference < 0 or mine < 0:
+        return "—"  # a negative difference (first answer faster than warm) has no ratio
     return f"{mine / reference:.2f}" if mine >= reference / 10 else f"{mine / reference:.4f}"
 
 
