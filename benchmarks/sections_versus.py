@@ -248,8 +248,9 @@ def versus_table(record: dict[str, Any]) -> tuple[list[str], list[Check], list[s
     if any(key.startswith("first_") for key in shown):
         notes.append(
             "⁴ A fresh process is made ready (the command: its entry point imported; MCP: "
-            "initialized; the viewer: its address announced), asked `search_pmgs` of the "
-            "common phrase once, then again: first answer minus the median of the later ones. "
+            "initialized; the viewer: its address announced), asked `search_pmgs` of "
+            + (f"`{record['first_query']}`" if record.get("first_query") else "the common phrase")
+            + " once, then again: first answer minus the median of the later ones. "
             + _first_note(record)
         )
     source = (

@@ -174,7 +174,7 @@ def measure(
     log("first answers")
     first = versus_first.measure(
         ordered,
-        examples["common_phrase"],
+        examples["two_char_word"],
         starts=args.first_starts,
         warm=args.first_warm,
         viewer_side=sides["ours"].name if "ours" in sides else "",
@@ -187,7 +187,7 @@ def measure(
     if "ours" in sides:
         log("profiles of first answers that miss")
         profiles.update(
-            versus_first.profiles(sides["ours"], examples["common_phrase"], details["ours"])
+            versus_first.profiles(sides["ours"], examples["two_char_word"], details["ours"])
         )
     return figures, counts, profiles, details
 
@@ -383,6 +383,7 @@ def main() -> int:
         "recall": recall,
         "profiles": profiles,
         "ranked_queries": queries,
+        "first_query": examples["two_char_word"],
     }
     publish(finish(record), args)
     return 0
