@@ -258,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         store.close()  # checked; each worker opens its own
         return _serve_http_workers(args)
 
-    from pmgs_mcp.app import build_app_server, version_info
+    from pmgs_mcp.app import build_app_server, build_tools, version_info
 
     collection = None
     if args.allow_write:
@@ -268,12 +268,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             logger.error("cannot open the collection: %s: %s", exc.code, exc.message)
             sys.stderr.write("hint: check --collection (or --data-dir); see docs/mcp.md.\n")
             return EXIT_DATABASE
-    server = build_app_server(store, include_browse=args.tools == "all", collection=collection)
     if transport == "stdio":
-        from pmgs_mcp.server import run_stdio
+        from pmgs_mcp.server import build_server, run_stdio
 
-        run_stdio(server)
+        toolset = build_tools(store, include_browse=args.tools == "all", collection=collection)
+        run_stdio(build_server(toolset, version=version_info()["version"]), toolset)
         return 0
+    server = build_app_server(store, include_browse=args.tools == "all", collection=collection)
 
     from pmgs_mcp.http import create_app, serve
 
