@@ -257,6 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if transport == "http" and args.workers > 1:
         store.close()  # checked; each worker opens its own
         return _serve_http_workers(args)
+    # What the first search would do, done while the SDK is imported (ADR 0038).
+    store.warm_up()
 
     from pmgs_mcp.app import build_app_server, build_tools, version_info
 
@@ -272,6 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pmgs_mcp.server import build_server, run_stdio
 
         toolset = build_tools(store, include_browse=args.tools == "all", collection=collection)
+        store.wait_warm()
         run_stdio(build_server(toolset, version=version_info()["version"]), toolset)
         return 0
     server = build_app_server(store, include_browse=args.tools == "all", collection=collection)
@@ -285,6 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         collection=collection,
         tools=args.tools,
     )
+    store.wait_warm()
     _announce(args)
     serve(app, host=args.host, port=args.port, log_level=_uvicorn_level())
     return 0

@@ -85,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PMGSQueryError as exc:
         log.error("cannot open the reference database: %s: %s", exc.code, exc.message)
         return EXIT_DATABASE
+    # What the first search would do, done while the server is imported (ADR 0038).
+    stores.current.warm_up(counts=True)
     try:
         return _serve(stores, args)
     finally:
@@ -107,9 +109,10 @@ def _serve(stores: StoreSet, args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if family == socket.AF_INET6 else args.host
     url = f"http://{shown}:{port}/"
-    app = LoopbackHostGuard(create_app(stores), port)
+    app = LoopbackHostGuard(create_app(stores, precompile=True), port)
     config = uvicorn.Config(app, log_level=args.log_level, access_log=False, lifespan="off")
     server = uvicorn.Server(config)
+    stores.current.wait_warm()  # before the first request is taken
 
     def announce() -> None:
         while not server.started and not server.should_exit:
