@@ -245,3 +245,47 @@ def toolset(reference: Reference) -> Iterator[ToolSet]:
         yield build_tools(store, include_browse=False)
     finally:
         store.close()
+
+
+def _answer_with(toolset: ToolSet, result: Any) -> Any:
+    """The message the read loop writes for one plain call whose result function is
+    ``result`` (on a 2025-11-25 session)."""
+    import anyio
+
+    calls = DirectCalls(toolset, result)
+    recorder = _Recorder()
+    writes = Writes(recorder, None, calls.outbound)
+    lookup = _request(7, "tools/call", {"name": "lookup_classification", "arguments": {}})
+
+    async def run() -> bool:
+        calls.inbound(_request("init", "initialize", {}))
+        await writes.send(SessionMessage(_initialize_answer("2025-11-25")))
+        return await calls.answer(lookup, writes)
+
+    assert anyio.run(run)
+    return recorder.sent[-1]
+
+
+@pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")
+def test_a_result_the_sdk_would_refuse_is_answered_as_the_sdk_answers_it(
+    toolset: ToolSet,
+) -> None:
+    def invalid(*args: Any) -> types.CallToolResult:
+        return types.CallToolResult.model_construct(content=[{"type": "no-such-block"}])
+
+    answer = _answer_with(toolset, invalid)
+    assert isinstance(answer, types.JSONRPCError)
+    assert answer.id == 7
+    assert answer.error.code == -32603
+    assert answer.error.message == "Handler returned an invalid result"
+
+
+def test_a_protocol_error_of_the_call_is_answered_as_an_error(toolset: ToolSet) -> None:
+    from mcp.shared.exceptions import MCPError
+
+    def refused(*args: Any) -> types.CallToolResult:
+        raise MCPError(code=-32602, message="Unknown tool")
+
+    answer = _answer_with(toolset, refused)
+    assert isinstance(answer, types.JSONRPCError)
+    assert (answer.id, answer.error.code, answer.error.message) == (7, -32602, "Unknown tool")

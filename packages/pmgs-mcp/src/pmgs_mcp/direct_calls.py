@@ -18,15 +18,18 @@ before issue 42 (the oracle of that test).
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Final
 
 from mcp import types
+from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from mcp_types import methods
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
 
 from pmgs_mcp.tools import ToolSet
 
@@ -34,6 +37,8 @@ __all__ = ["ENV_SDK_DISPATCH", "DirectCalls", "Writes", "plain_call", "sdk_dispa
 
 ENV_SDK_DISPATCH: Final = "PMGS_MCP_SDK_DISPATCH"
 """Set to ``1`` to answer every stdio message through the SDK's dispatcher."""
+
+logger = logging.getLogger("pmgs_mcp")
 
 _PLAIN_PARAMS: Final = frozenset({"name", "arguments"})
 
@@ -148,11 +153,22 @@ class DirectCalls:
         if call is None:
             return False
         request_id, name, arguments = call
-        result = self._result(self._toolset, name, arguments)
-        # What the SDK's runner does with a handler's result on a handshake-era session
-        # with no cache hints: dump it, then validate and sieve it for the version.
-        dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
-        shaped = methods.serialize_server_result("tools/call", self.version, dumped)
-        response = types.JSONRPCResponse(jsonrpc="2.0", id=request_id, result=shaped)
-        await writes.send(SessionMessage(response))
+        answer: types.JSONRPCResponse | types.JSONRPCError
+        try:
+            result = self._result(self._toolset, name, arguments)
+            # What the SDK's runner does with a handler's result on a handshake-era session
+            # with no cache hints: dump it, then validate and sieve it for the version.
+            dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+            shaped = methods.serialize_server_result("tools/call", self.version, dumped)
+            answer = types.JSONRPCResponse(jsonrpc="2.0", id=request_id, result=shaped)
+        except MCPError as exc:
+            answer = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=exc.error)
+        except ValidationError:
+            # As the SDK answers a result its sieve refuses (the detail goes to the log only).
+            logger.exception("tool %s returned an invalid result", name)
+            error = types.ErrorData(
+                code=types.INTERNAL_ERROR, message="Handler returned an invalid result"
+            )
+            answer = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
+        await writes.send(SessionMessage(answer))
         return True
