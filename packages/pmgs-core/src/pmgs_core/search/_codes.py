@@ -13,9 +13,13 @@ Two things made the plain grouping (one hit per concept, in package order) hard 
   read on its own and the hits are interleaved, one of each scheme in turn (in the order of
   ``schemes``), until a scheme runs out: the page says so with ``scheme_merge``.
 
-Paging stays exact: scheme ``s`` contributes at most ``offset + limit`` hits to the first
-``offset + limit`` places of the interleaved sequence, so each scheme is read up to that many
-groups (plus one, for ``has_more``).
+Paging stays exact without reading ``offset + limit`` groups of every scheme: the schemes are
+interleaved as they are read (:func:`index_groups`), so a scheme is read as far as the hits
+it puts on the page, one group more to know they are complete, and the page ends as soon as
+one hit beyond it is seen (``has_more``). Which hits are on a page never depends on how far
+a scheme is read; which matching lines a hit shows would, if a code's texts were split
+across the package (they are not: the builder writes each code's lines as its source lists
+them, one run per code and language; ADR 0036 checks it at full scale).
 """
 
 from __future__ import annotations
@@ -24,9 +28,10 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
+from pmgs_core.folding import fold_for_search
 from pmgs_core.records import ClassificationMatch, ClassificationSearchHit, SchemeMerge, SourceRef
 from pmgs_core.schema import IPC_EDITIONS
-from pmgs_core.search._paging import MAX_MATCHES_PER_GROUP, collect_groups, excerpt
+from pmgs_core.search._paging import MAX_MATCHES_PER_GROUP, GroupReader, excerpt
 from pmgs_core.search._rank import RankedPage
 
 __all__ = [
@@ -90,26 +95,49 @@ def index_groups(
 ) -> tuple[list[CodeGroup], bool]:
     """The page's groups in package order, one statement per scheme (module doc).
 
-    With one statement the page is read from ``offset`` on, as before; with several, each
-    scheme is read up to ``offset + limit`` groups and the lists are interleaved.
+    With one statement the page is read from ``offset`` on; with several, the schemes are
+    interleaved as they are read: a scheme is read only as far as the groups it puts on the
+    page (one more, to know they are complete), so a page of 20 over three schemes reads about
+    seven groups of each, not 21 (ADR 0036).
     """
     limit, offset = window
-    if len(statements) == 1:
-        sql, params = statements[0]
-        page = collect_groups(
-            stream(sql, params), key=code_key, accept=accept, offset=offset, limit=limit
+    end = offset + limit
+    readers = [
+        GroupReader(
+            stream(sql, params),
+            key=code_key,
+            accept=accept,
+            skip_before=offset if len(statements) == 1 else 0,
         )
-        return [CodeGroup(page.rows[key]) for key in page.keys], page.has_more
-    lists: list[list[CodeGroup]] = []
-    more = False
-    for sql, params in statements:
-        page = collect_groups(
-            stream(sql, params), key=code_key, accept=accept, offset=0, limit=offset + limit
-        )
-        lists.append([CodeGroup(page.rows[key]) for key in page.keys])
-        more = more or page.has_more
-    merged = interleave(lists)
-    return merged[offset : offset + limit], more or len(merged) > offset + limit
+        for sql, params in statements
+    ]
+    try:
+        if len(readers) == 1:
+            reader = readers[0]
+            has_more = reader.see(end + 1)
+            return [CodeGroup(reader.rows[key]) for key in reader.keys[:limit]], has_more
+        merged: list[tuple[GroupReader[Hashable, Row], int]] = []
+        turn = 0
+        active = readers
+        while active and len(merged) <= end:
+            still = []
+            for reader in active:
+                if len(merged) > end:
+                    break
+                if reader.see(turn + 1):  # a scheme that runs out drops out of the turn
+                    merged.append((reader, turn))
+                    still.append(reader)
+            active = still
+            turn += 1
+        page = merged[offset:end]
+        for reader, index in page:
+            reader.see(index + 2)  # the group is complete once the next one is seen
+        return [CodeGroup(reader.rows[reader.keys[index]]) for reader, index in page], len(
+            merged
+        ) > end
+    finally:
+        for reader in readers:
+            reader.close()
 
 
 def ranked_groups(
@@ -142,7 +170,9 @@ _EMPTY_RANGE: Final = (1, 0)
 """A range no row id lies in (a scheme without texts in that language)."""
 
 
-def text_range(stream: Stream, scheme: str, language: str) -> tuple[int, int]:
+def text_range(
+    stream: Stream, scheme: str, language: str, memo: dict[str, Any] | None = None
+) -> tuple[int, int]:
     """The first and last text row id of ``scheme`` in ``language``: a bound every candidate
     of that scheme lies in, so that its statement seeks past the other schemes' rows.
 
@@ -151,20 +181,33 @@ def text_range(stream: Stream, scheme: str, language: str) -> tuple[int, int]:
     (reference-only concepts included: a wider range stays a bound); a database without a
     logical digest is read each time.
     """
-    return text_ranges(stream, [scheme], language)[scheme]
+    return text_ranges(stream, [scheme], language, memo)[scheme]
 
 
-def text_ranges(stream: Stream, schemes: list[str], language: str) -> dict[str, tuple[int, int]]:
-    """:func:`text_range` of each scheme, the database identified once for all of them (two
-    statements a search, not two a scheme)."""
-    identity = ""
+def text_ranges(
+    stream: Stream, schemes: list[str], language: str, memo: dict[str, Any] | None = None
+) -> dict[str, tuple[int, int]]:
+    """:func:`text_range` of each scheme. The database is identified once for all of them,
+    and once per store with the store's ``memo``: no statement at all once it is known."""
+    identity: tuple[str, str] | None = None if memo is None else memo.get("identity")
+    if identity is None:
+        identity = _identity(stream)
+        if memo is not None:
+            memo["identity"] = identity
+    path, digest = identity
+    return {scheme: _scheme_range(stream, (path, digest, scheme, language)) for scheme in schemes}
+
+
+def _identity(stream: Stream) -> tuple[str, str]:
+    """The database file and its logical digest ('' when it has none)."""
+    digest = ""
     for (value,) in stream("SELECT value FROM metadata WHERE key = 'logical_digest'", []):
-        identity = str(value)
+        digest = str(value)
     path = ""
     for row in stream("PRAGMA database_list", []):
         if row[1] == "main":
             path = str(row[2])
-    return {scheme: _scheme_range(stream, (path, identity, scheme, language)) for scheme in schemes}
+    return path, digest
 
 
 def _scheme_range(stream: Stream, key: tuple[str, str, str, str]) -> tuple[int, int]:
@@ -214,7 +257,8 @@ def edition_statement(
 ) -> tuple[str, list[object]]:
     """Every text of the given IPC codes in the given editions (columns as the candidates).
 
-    Read by the concept index, a bounded query: a page's codes times seven editions.
+    Read by the concept index, a bounded query: a page's codes times seven editions. Rows
+    come concept by concept; :func:`with_editions` puts them in package order.
     """
     code_marks = ",".join("?" * len(codes))
     edition_marks = ",".join("?" * len(editions))
@@ -223,37 +267,60 @@ def edition_statement(
         "CROSS JOIN revision AS r ON r.concept_id = c.id "
         "CROSS JOIN text AS x ON x.revision_id = r.id "
         f"WHERE c.scheme = 'ipc' AND c.edition IN ({edition_marks}) "
-        f"AND c.code IN ({code_marks}) AND c.status = 'canonical' AND x.language = ? "
-        "ORDER BY x.id"
+        f"AND c.code IN ({code_marks}) AND c.status = 'canonical' AND x.language = ?"
     )
     return sql, [*editions, *codes, language]
+
+
+EDITION_MEMO_CODES: Final = 4_000
+"""Most IPC codes whose texts a store keeps for :func:`with_editions` (a few MB)."""
 
 
 def with_editions(
     groups: list[CodeGroup],
     stream: Stream,
-    accept: Callable[[Row], bool],
+    accept: Callable[[str], bool],
     editions: Sequence[str],
     language: str,
+    memo: dict[str, Any] | None = None,
 ) -> None:
     """Give each IPC group the matching rows of *all* its editions (the scan stopped at the
-    page's end, before it reached the older editions of the page's codes)."""
+    page's end, before it reached the older editions of the page's codes).
+
+    ``accept`` is given a text folded for search. A code's texts in every edition, folded
+    once, are kept in the store's ``memo`` (the release fixes them, ADR 0036), so a code seen
+    before costs no statement and no folding.
+    """
     ipc = {str(group.rows[0][_CODE]): group for group in groups if group.rows[0][_SCHEME] == "ipc"}
     if not ipc:
         return
-    found: dict[str, list[Row]] = {}
-    sql, params = edition_statement(sorted(ipc), editions, language)
-    for row in stream(sql, params):
-        if accept(row):
-            found.setdefault(str(row[_CODE]), []).append(row)
+    kept: dict[tuple[str, str], list[tuple[Row, str]]] = {}
+    if memo is not None:
+        kept = memo.setdefault("editions", {})
+        if len(kept) > EDITION_MEMO_CODES:
+            kept.clear()
+    missing = sorted(code for code in ipc if (code, language) not in kept)
+    if missing:
+        read: dict[str, list[tuple[Row, str]]] = {code: [] for code in missing}
+        sql, params = edition_statement(missing, IPC_EDITIONS, language)
+        for row in sorted(stream(sql, params)):
+            read[str(row[_CODE])].append((row, fold_for_search(str(row[_BODY]))))
+        for code, rows in read.items():
+            kept[(code, language)] = rows
+    wanted = set(editions)
     for code, group in ipc.items():
-        if code in found:
-            group.rows = found[code]
+        found = [
+            row
+            for row, folded in kept[(code, language)]
+            if row[_EDITION] in wanted and accept(folded)
+        ]
+        if found:
+            group.rows = found
 
 
 def preferred_first(rows: list[Row]) -> list[Row]:
     """A code's rows with its preferred IPC edition's first (FI, F-term: unchanged)."""
-    if rows[0][_SCHEME] != "ipc":
+    if len(rows) == 1 or rows[0][_SCHEME] != "ipc":
         return rows
     return sorted(rows, key=lambda row: (_EDITION_RANK.get(str(row[_EDITION]), 99), row[0]))
 

@@ -9,13 +9,15 @@ that a page of hits does not become a page of hierarchies:
   :data:`MAX_PATH` entries (the main group and the last ones when the chain is longer);
 * other kinds (sections to main groups, themes, facets): none.
 
-Ancestors are read level by level (one indexed query per level for the whole page, as
-``store._hierarchy`` does) and titled by the first text line of their latest revision in the
-language asked for. The same reading titles relation targets (:func:`code_titles`).
+The ancestors of a whole page are read by one recursive statement and the ones shown are
+titled by the first text line of their latest revision in the language asked for (a second
+statement); the store keeps each code's context, so a code seen before costs no statement
+(ADR 0036). The same titling serves relation targets (:func:`code_titles`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
@@ -37,37 +39,41 @@ def _marks(count: int) -> str:
     return ",".join("?" * count)
 
 
-def _parents(stream: Stream, ids: Sequence[int]) -> dict[int, int]:
-    """The parent of each concept (the first by sequence, as the hierarchy reads it)."""
-    found: dict[int, int] = {}
-    for start in range(0, len(ids), _CHUNK):
-        chunk = list(ids[start : start + _CHUNK])
-        for child, parent in stream(
-            "SELECT from_concept_id, to_concept_id FROM relation "  # noqa: S608
-            f"WHERE kind = 'parent' AND from_concept_id IN ({_marks(len(chunk))}) "
-            "ORDER BY from_concept_id, sequence, id",
-            chunk,
-        ):
-            found.setdefault(int(child), int(parent))
-    return found
+_CHAINS: Final = f"""
+WITH RECURSIVE up(start, depth, node) AS (
+    SELECT value, 0, value FROM json_each(?)
+    UNION ALL
+    SELECT start, depth + 1, (
+        SELECT p.to_concept_id FROM relation AS p
+        WHERE p.from_concept_id = up.node AND p.kind = 'parent'
+        ORDER BY p.sequence, p.id LIMIT 1)
+    FROM up WHERE depth < {MAX_LEVELS} AND node IS NOT NULL)
+SELECT up.start, up.node, c.code, c.kind FROM up LEFT JOIN concept AS c ON c.id = up.node
+WHERE up.depth > 0 AND up.node IS NOT NULL ORDER BY up.start, up.depth
+"""  # noqa: S608 - its one substitution is MAX_LEVELS, a constant
+"""Every concept's ancestors, nearest first, with their code and kind: one statement for a
+page (the parent of each is the first by sequence, as the hierarchy reads it). A cycle is
+followed to :data:`MAX_LEVELS` here and cut where it closes by :func:`_chains`."""
 
 
-def _chains(stream: Stream, ids: Sequence[int]) -> dict[int, list[int]]:
-    """Each concept's ancestors, nearest first."""
-    chains: dict[int, list[int]] = {concept: [] for concept in ids}
-    tips = {concept: concept for concept in ids}
-    for _ in range(MAX_LEVELS):
-        if not tips:
-            break
-        parents = _parents(stream, sorted(set(tips.values())))
-        next_tips = {}
-        for concept, tip in tips.items():
-            parent = parents.get(tip)
-            if parent is None or parent == concept or parent in chains[concept]:
-                continue
-            chains[concept].append(parent)
-            next_tips[concept] = parent
-        tips = next_tips
+Ancestor = tuple[int, str | None, str | None]
+"""An ancestor as the chain statement reads it: id, code and kind (None: no concept row)."""
+
+
+def _chains(stream: Stream, ids: Sequence[int]) -> dict[int, list[Ancestor]]:
+    """Each concept's ancestors, nearest first; a chain ends before an ancestor it already
+    holds (or the concept itself)."""
+    chains: dict[int, list[Ancestor]] = {concept: [] for concept in ids}
+    ended: set[int] = set()
+    for start, node, code, kind in stream(_CHAINS, [json.dumps(list(ids))]):
+        concept, ancestor = int(start), int(node)
+        if concept in ended:
+            continue
+        chain = chains[concept]
+        if ancestor == concept or any(held == ancestor for held, _, _ in chain):
+            ended.add(concept)
+            continue
+        chain.append((ancestor, code, kind))
     return chains
 
 
@@ -88,40 +94,89 @@ def _describe(stream: Stream, ids: Sequence[int], language: str) -> dict[int, Co
     return described
 
 
-def _chosen(scheme: str, kind: str, chain: list[CodeContext]) -> list[CodeContext]:
+def _chosen(scheme: str, kind: str, chain: list[Ancestor]) -> list[Ancestor]:
     """The bounded context of one code from its ancestors (top first)."""
     if scheme == "fterm" and kind in ("term", "viewpoint"):
-        return [item for item in chain if item["kind"] in ("theme", "viewpoint")]
+        return [item for item in chain if item[2] in ("theme", "viewpoint")]
     if kind != "subgroup":
         return []
-    tops = [index for index, item in enumerate(chain) if item["kind"] == "main_group"]
+    tops = [index for index, item in enumerate(chain) if item[2] == "main_group"]
     path = chain[tops[-1] :] if tops else chain[-MAX_PATH:]
     if len(path) > MAX_PATH:
         path = [path[0], *path[-(MAX_PATH - 1) :]]
     return path
 
 
+def _wants_context(scheme: str, kind: str) -> bool:
+    return kind == "subgroup" or (scheme == "fterm" and kind in ("term", "viewpoint"))
+
+
 def code_context(
-    stream: Stream, concepts: Sequence[tuple[int, str, str]], language: str
+    stream: Stream,
+    concepts: Sequence[tuple[int, str, str]],
+    language: str,
+    memo: dict[str, Any] | None = None,
 ) -> dict[int, list[CodeContext]]:
-    """The context of each ``(concept id, scheme, kind)``, top first (module doc)."""
-    wanted = [
-        concept
-        for concept, scheme, kind in concepts
-        if kind == "subgroup" or (scheme == "fterm" and kind in ("term", "viewpoint"))
-    ]
-    if not wanted:
-        return {}
-    chains = _chains(stream, wanted)
-    described = _describe(stream, sorted({a for chain in chains.values() for a in chain}), language)
+    """The context of each ``(concept id, scheme, kind)``, top first (module doc).
+
+    Two statements for a page: every chain at once, then the titles of the ancestors shown.
+    With ``memo`` (the store's, ADR 0036) a code's context is read once per store and
+    language: the database is read-only, so it never changes.
+    """
+    contexts = _memo(memo, "context")
     kinds = {concept: (scheme, kind) for concept, scheme, kind in concepts}
+    wanted = [concept for concept, (scheme, kind) in kinds.items() if _wants_context(scheme, kind)]
+    missing = [concept for concept in wanted if (concept, language) not in contexts]
+    if missing:
+        chosen = {
+            concept: _chosen(
+                *kinds[concept], [item for item in reversed(chain) if item[1] is not None]
+            )
+            for concept, chain in _chains(stream, missing).items()
+        }
+        titles = _titles(
+            stream, sorted({item[0] for path in chosen.values() for item in path}), language, memo
+        )
+        for concept, path in chosen.items():
+            contexts[(concept, language)] = tuple(
+                (str(code), str(kind), titles.get(ancestor)) for ancestor, code, kind in path
+            )
     context: dict[int, list[CodeContext]] = {}
-    for concept, chain in chains.items():
-        top_first = [described[a] for a in reversed(chain) if a in described]
-        chosen = _chosen(*kinds[concept], top_first)
-        if chosen:
-            context[concept] = chosen
+    for concept in wanted:
+        found = contexts[(concept, language)]
+        if found:
+            context[concept] = [
+                {"code": code, "kind": kind, "title": title} for code, kind, title in found
+            ]
     return context
+
+
+def _titles(
+    stream: Stream, ids: Sequence[int], language: str, memo: dict[str, Any] | None
+) -> dict[int, str | None]:
+    """The title of each concept, from ``memo`` when it was read before."""
+    known = _memo(memo, "title")
+    missing = [concept for concept in ids if (concept, language) not in known]
+    if missing:
+        described = _describe(stream, missing, language)
+        for concept in missing:
+            item = described.get(concept)
+            known[(concept, language)] = None if item is None else item["title"]
+    return {concept: known[(concept, language)] for concept in ids}
+
+
+MEMO_ENTRIES: Final = 20_000
+"""Most contexts (and titles) a store keeps; past it the kind is emptied and read afresh."""
+
+
+def _memo(memo: dict[str, Any] | None, kind: str) -> dict[Any, Any]:
+    """One kind of the store's memo (a fresh dict without one), kept below MEMO_ENTRIES."""
+    if memo is None:
+        return {}
+    kept: dict[Any, Any] = memo.setdefault(kind, {})
+    if len(kept) > MEMO_ENTRIES:
+        kept.clear()
+    return kept
 
 
 def code_titles(stream: Stream, refs: Sequence[CodeRef], language: str) -> list[str | None]:

@@ -17,6 +17,7 @@ from pmgs_core.search._plan import EMPTY_QUERY_MODE
 
 __all__ = [
     "MAX_MATCHES_PER_GROUP",
+    "GroupReader",
     "GroupedPage",
     "collect_groups",
     "combine_indexes",
@@ -86,6 +87,78 @@ class GroupedPage(Generic[K, R]):
     has_more: bool = False
 
 
+class GroupReader(Generic[K, R]):
+    """The groups of one candidate stream, read only as far as a caller asks.
+
+    Group ``n`` (0-based, in first-seen order) is *seen* once its first accepted row is read
+    and *complete* once group ``n + 1`` is seen or the rows run out: a group's rows are
+    contiguous in row order (one run per code or document, ADR 0036), so no later row
+    joins it. Rows of a group already holding ``max_rows`` rows, and of the
+    groups before ``skip_before``, are passed over without the exact check and not kept.
+    """
+
+    __slots__ = ("_accept", "_key", "_max_rows", "_rank", "_rows", "_skip", "keys", "rows")
+
+    def __init__(
+        self,
+        rows: Iterator[R],
+        *,
+        key: Callable[[R], K],
+        accept: Callable[[R], bool],
+        skip_before: int = 0,
+        max_rows: int = MAX_MATCHES_PER_GROUP,
+    ) -> None:
+        self._rows: Iterator[R] | None = rows
+        self._key = key
+        self._accept = accept
+        self._skip = skip_before
+        self._max_rows = max_rows
+        self._rank: dict[K, int] = {}
+        self.keys: list[K] = []
+        """Keys of the groups seen, from ``skip_before`` on."""
+        self.rows: dict[K, list[R]] = {}
+
+    @property
+    def seen(self) -> int:
+        """Groups seen so far, counting those before ``skip_before``."""
+        return len(self._rank)
+
+    def see(self, count: int) -> bool:
+        """Read until ``count`` groups are seen; False when the rows run out first."""
+        rows = self._rows
+        if rows is None:
+            return len(self._rank) >= count
+        rank, kept, key, accept = self._rank, self.rows, self._key, self._accept
+        skip, max_rows = self._skip, self._max_rows
+        while len(rank) < count:
+            row = next(rows, None)
+            if row is None:
+                self._rows = None
+                return False
+            group = key(row)
+            position = rank.get(group)
+            if position is not None:
+                if position < skip or len(kept[group]) >= max_rows:
+                    continue  # nothing more is needed from this group: skip the check
+                if accept(row):
+                    kept[group].append(row)
+                continue
+            if not accept(row):
+                continue
+            rank[group] = len(rank)
+            if len(rank) > skip:
+                self.keys.append(group)
+                kept[group] = [row]
+        return True
+
+    def close(self) -> None:
+        """Stop reading (the statement is reset now, not when the stream is collected)."""
+        rows, self._rows = self._rows, None
+        close = getattr(rows, "close", None)
+        if close is not None:
+            close()
+
+
 def collect_groups(
     rows: Iterator[R],
     *,
@@ -101,27 +174,11 @@ def collect_groups(
     as one group beyond the page is seen, which is also how ``has_more`` is known without
     counting everything.
     """
-    page: GroupedPage[K, R] = GroupedPage()
-    rank: dict[K, int] = {}
+    reader: GroupReader[K, R] = GroupReader(
+        rows, key=key, accept=accept, skip_before=offset, max_rows=max_rows_per_group
+    )
     end = offset + limit
-    for row in rows:
-        group = key(row)
-        position = rank.get(group)
-        if position is not None and (
-            position < offset or len(page.rows[group]) >= max_rows_per_group
-        ):
-            continue  # nothing more is needed from this group: skip the check
-        if not accept(row):
-            continue
-        if position is None:
-            position = len(rank)
-            if position >= end:
-                page.has_more = True
-                break
-            rank[group] = position
-            if position < offset:
-                continue
-            page.keys.append(group)
-            page.rows[group] = []
-        page.rows[group].append(row)
-    return page
+    has_more = reader.see(end + 1)
+    reader.close()
+    keys = reader.keys[:limit]
+    return GroupedPage(keys, {group: reader.rows[group] for group in keys}, has_more)

@@ -8,7 +8,7 @@ of 1 to a literal scan; :meth:`QueryPlan.matches` is the exact check every candi
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -133,6 +133,43 @@ class QueryPlan:
         """The final check every candidate row passes: all folded terms occur in it."""
         folded = fold_for_search(body)
         return all(term in folded for term in self.folded_terms)
+
+    @property
+    def unproven_terms(self) -> tuple[str, ...]:
+        """The folded terms a candidate row of :func:`~pmgs_core.search.candidate_sql` may
+        still lack, so that the exact check looks for these only (ADR 0036).
+
+        A bigram term whose one token is the folded term itself is proven by the index: the
+        bigram tables hold a token for a row exactly when the row's folded text holds that
+        pair (the builder cut it with :func:`~pmgs_core.folding.bigram_tokens` too), and
+        every candidate statement asks the bigram tables for all the bigram terms. Trigram
+        terms are not (the trigram index is of the raw text, without positions), nor
+        literal ones (the ``instr`` scan is of raw spellings)."""
+        return tuple(
+            term.folded
+            for term in self.terms
+            if term.path != "bigram" or term.bigram_tokens != (term.folded,)
+        )
+
+    def candidate_check(self) -> Callable[[str], bool]:
+        """:meth:`matches` for the rows of a candidate statement: the unproven terms only,
+        and no folding at all when every term is proven."""
+        terms = self.unproven_terms
+        if not terms:
+            return _always
+        if len(terms) == 1:
+            (term,) = terms
+            return lambda body: term in fold_for_search(body)
+
+        def check(body: str) -> bool:
+            folded = fold_for_search(body)
+            return all(term in folded for term in terms)
+
+        return check
+
+
+def _always(body: str) -> bool:
+    return True
 
 
 def covering_trigrams(text: str) -> list[str]:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from pmgs_core.folding import fold_for_search
 from pmgs_core.records import (
     CONTENT_ROLE,
     EVIDENCE_NOTICE,
@@ -81,6 +80,9 @@ class SearchReader:
     source: Callable[[int, str], SourceRef]
     release: Callable[[], ReleaseRef]
     attribution: str
+    memo: dict[str, Any] = field(default_factory=dict)
+    """The store's answers that depend on the release only (scheme ranges, code contexts):
+    the database is read-only, so they are read once per store (ADR 0036)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,15 +118,18 @@ class SearchRequest:
         """True when the ranked path answers (relevance order, or any-term matching)."""
         return self.order == "relevance" or self.match == "any"
 
-    def accepts(self, body: str) -> bool:
-        """The exact check of a row: every term (``match="all"``) or any term holds."""
-        plan = self.plan
-        if plan is None:
-            return False
+    def folded_check(self) -> Callable[[str], bool]:
+        """The exact check of a text folded for search: every term (``match="all"``) or
+        any term holds."""
+        terms = () if self.plan is None else self.plan.folded_terms
+        if not terms:
+            return lambda folded: False
+        if len(terms) == 1:
+            (term,) = terms
+            return lambda folded: term in folded
         if self.match == "all":
-            return plan.matches(body)
-        folded = fold_for_search(body)
-        return any(term in folded for term in plan.folded_terms)
+            return lambda folded: all(term in folded for term in terms)
+        return lambda folded: any(term in folded for term in terms)
 
 
 def _placeholders(count: int) -> str:
@@ -223,8 +228,19 @@ def classification_statement(
     return sql, params
 
 
+DOCUMENT_COLUMNS: Final = (
+    "x.id, x.sequence_number, x.page, x.heading, x.text_type, x.body, "
+    "x.source_file_id, x.locator, d.id, d.document_key, d.kind, d.language, d.title"
+)
+"""Columns of a document segment as a hit shows it (``_document_hit`` reads them)."""
+
+
 def document_statement(
-    plan: QueryPlan, request: SearchRequest, row_ids: Sequence[int] | None = None
+    plan: QueryPlan,
+    request: SearchRequest,
+    row_ids: Sequence[int] | None = None,
+    *,
+    columns: str = DOCUMENT_COLUMNS,
 ) -> tuple[str, list[object]]:
     """The candidate statement of document segments (see :func:`classification_statement`)."""
     kinds = request.document_kinds
@@ -236,10 +252,7 @@ def document_statement(
         fts="document_text_fts",
         bigram="document_text_bigram",
         content="document_text AS x",
-        columns=(
-            "x.id, x.sequence_number, x.page, x.heading, x.text_type, x.body, "
-            "x.source_file_id, x.locator, d.id, d.document_key, d.kind, d.language, d.title"
-        ),
+        columns=columns,
         joins="CROSS JOIN document AS d ON d.id = x.document_id",
         filters=filters,
         row_ids=row_ids,
@@ -388,7 +401,7 @@ def _code_groups(
     """
     window = (request.limit, offset)
     schemes = request.schemes
-    ranges = text_ranges(reader.stream, schemes, request.language)
+    ranges = text_ranges(reader.stream, schemes, request.language, reader.memo)
     if request.ranked:
         shared = replace(reader, stream=shared_reads(reader.stream))
         pages = [
@@ -413,9 +426,8 @@ def _code_groups(
         classification_statement(plan, replace(request, schemes=[scheme], id_range=ranges[scheme]))
         for scheme in schemes
     ]
-    groups, has_more = index_groups(
-        reader.stream, lambda row: plan.matches(str(row[4])), statements, window
-    )
+    check = plan.candidate_check()
+    groups, has_more = index_groups(reader.stream, lambda row: check(row[4]), statements, window)
     return groups, has_more, None
 
 
@@ -439,18 +451,21 @@ def search_classifications(
     with_editions(
         groups,
         reader.stream,
-        lambda row: request.accepts(str(row[4])),
+        request.folded_check(),
         request.ipc_editions or IPC_EDITIONS,
         request.language,
+        reader.memo,
     )
     firsts = [preferred_first(group.rows)[0] for group in groups]
     context = code_context(
         reader.stream,
         [(int(row[7]), str(row[8]), str(row[11])) for row in firsts],
         request.language,
+        reader.memo,
     )
+    folded = plan.folded_terms
     for group, first in zip(groups, firsts, strict=True):
-        hit = classification_hit(group.rows, plan.folded_terms, reader.source)
+        hit = classification_hit(group.rows, folded, reader.source)
         if int(first[7]) in context:
             hit["context"] = context[int(first[7])]
         if group.score is not None:
@@ -461,6 +476,36 @@ def search_classifications(
     if capped is not None:
         page["candidates_capped"] = capped
     return page
+
+
+def _document_groups(
+    reader: SearchReader, request: SearchRequest, plan: QueryPlan, offset: int
+) -> tuple[list[list[_Row]], bool]:
+    """The page's documents in package order, each with its first matching segments.
+
+    The scan reads each candidate's id and document only (and its text when a term is left
+    to check): a common word passes hundreds of segments of the page's documents, and making
+    every one a full row cost three times the scan. The rows shown are then read by id.
+    """
+    check = plan.candidate_check()
+    proven = not plan.unproven_terms
+    sql, params = document_statement(
+        plan, request, columns="x.id, x.document_id" + (", NULL" if proven else ", x.body")
+    )
+    grouped = collect_groups(
+        reader.stream(sql, params),
+        key=lambda row: int(row[1]),
+        accept=lambda row: check(row[2]),
+        offset=offset,
+        limit=request.limit,
+    )
+    wanted = [int(row[0]) for key in grouped.keys for row in grouped.rows[key]]
+    if not wanted:
+        return [], grouped.has_more
+    sql, params = document_statement(plan, request, wanted)
+    full = {int(row[0]): row for row in reader.stream(sql, params)}
+    groups = [[full[int(row[0])] for row in grouped.rows[key]] for key in grouped.keys]
+    return groups, grouped.has_more
 
 
 def search_documents(
@@ -478,16 +523,9 @@ def search_documents(
         return page
     folded = plan.folded_terms
     if not request.ranked:
-        sql, params = document_statement(plan, request)
-        grouped = collect_groups(
-            reader.stream(sql, params),
-            key=lambda row: int(row[8]),
-            accept=lambda row: plan.matches(str(row[5])),
-            offset=offset,
-            limit=request.limit,
-        )
-        page["results"] = [_document_hit(grouped.rows[key], folded, reader) for key in grouped.keys]
-        _set_paging(page, len(grouped.keys), grouped.has_more, offset)
+        groups, has_more = _document_groups(reader, request, plan, offset)
+        page["results"] = [_document_hit(rows, folded, reader) for rows in groups]
+        _set_paging(page, len(groups), has_more, offset)
         return page
     ranked = DOCUMENT_SOURCE.rank(reader, request, offset)
     for group in ranked.groups:

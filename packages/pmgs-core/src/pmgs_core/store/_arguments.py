@@ -17,7 +17,6 @@ from pmgs_core.storable import is_text
 __all__ = [
     "CONTENT_TYPES",
     "DIRECTIONS",
-    "FETCH_BATCH",
     "ID_CHUNK",
     "LOOKUP_DOCUMENT_LIMIT",
     "MAX_DEPTH",
@@ -64,7 +63,6 @@ DIRECTIONS: Final[dict[str, Direction]] = {
 }
 MAX_DOCUMENT_ID_CHARS: Final = 512
 MAX_LOCATOR_CHARS: Final = 512
-FETCH_BATCH: Final = 64
 MAX_DEPTH: Final = 64
 """Deepest hierarchy walked; real trees are about 15 levels deep, so this only stops cycles."""
 ID_CHUNK: Final = 500

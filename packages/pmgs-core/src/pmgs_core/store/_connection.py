@@ -24,7 +24,6 @@ from pmgs_core.datadir import (
 from pmgs_core.errors import PMGSQueryError
 from pmgs_core.records import Categories, ReleaseInfo, ReleaseRef, SourceRef, ensure_response_size
 from pmgs_core.schema import SCHEMA_VERSION
-from pmgs_core.store._arguments import FETCH_BATCH
 
 if TYPE_CHECKING:
     from pmgs_core.search import SearchReader
@@ -60,6 +59,8 @@ class StoreConnection(LockedConnection):
             str(release[0][3]),
         )
         self._counts_cache: ReleaseInfo | None = None
+        self._search_memo: dict[str, Any] = {}
+        """What searches read once per store: the release fixes it (ADR 0036)."""
         self._categories_cache: Categories | None = None
 
     # ------------------------------------------------------------------ opening
@@ -163,11 +164,14 @@ class StoreConnection(LockedConnection):
         return rows[0] if rows else None
 
     def _stream(self, sql: str, params: Sequence[object]) -> Iterator[tuple[Any, ...]]:
-        """Rows one batch at a time, so that a caller that stops early stops SQLite too."""
+        """Rows one at a time, so that a caller that stops early stops SQLite too.
+
+        Not in batches: SQLite computes every row a batch asks for, and a search page that
+        needs a dozen candidates of a statement paid for 64 (ADR 0036).
+        """
         try:
             cursor = self._connection().execute(sql, params)
-            while batch := cursor.fetchmany(FETCH_BATCH):
-                yield from batch
+            yield from cursor
             cursor.close()
         except sqlite3.Error as error:
             raise PMGSQueryError(
@@ -235,4 +239,5 @@ class StoreConnection(LockedConnection):
             source=self._source,
             release=self._release_ref,
             attribution=self._attribution,
+            memo=self._search_memo,
         )
