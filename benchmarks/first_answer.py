@@ -255,6 +255,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--db", type=Path, required=True)
     parser.add_argument("--baseline", type=Path, default=None, help="exported earlier tree")
+    parser.add_argument("--label", default="", help="what the baseline is (commit), for the record")
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--starts", type=int, default=3)
     parser.add_argument("--scale", type=float, default=None, help="the database's scale")
@@ -264,6 +265,7 @@ def main() -> int:
     args = parser.parse_args()
     record = stamp("first-answer", args.scale)
     record["baseline"] = str(args.baseline) if args.baseline else None
+    record["label"] = args.label
     record["counts"] = {"calls": args.calls, "starts": args.starts}
     for env in (side_env(None), *([side_env(args.baseline)] if args.baseline else [])):
         Server(args.db, env).close()  # fill the bytecode cache of each side
