@@ -19,6 +19,7 @@ import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
+from urllib.parse import urlencode
 
 from pmgs_web.guard import LoopbackHostGuard
 
@@ -119,6 +120,7 @@ def _serve(stores: StoreSet, args: argparse.Namespace) -> int:
             threading.Event().wait(0.05)
         if not server.started:
             return
+        _first_page(url)
         if args.json:
             sys.stdout.write(json.dumps({"url": url, "release": stores.current_release}) + "\n")
             sys.stdout.flush()
@@ -130,3 +132,23 @@ def _serve(stores: StoreSet, args: argparse.Namespace) -> int:
     threading.Thread(target=announce, daemon=True).start()
     server.run(sockets=[sock])
     return 0
+
+
+WARM_QUERY = "装置"
+"""The search the viewer answers to itself before it listens (a word most releases hold)."""
+
+
+def _first_page(url: str) -> None:
+    """Ask the listening viewer for one search page before saying it is ready: what a page's
+    first request does once per process and no later one does (the server's first
+    connection and worker thread, modules imported on first use, the store connection's
+    page cache) is then done (issue 42, ADR 0038). The answer is thrown away; a failure is
+    logged and serving goes on."""
+    import urllib.request
+
+    page = f"{url}search?{urlencode({'q': WARM_QUERY})}"
+    try:
+        with urllib.request.urlopen(page, timeout=30) as response:  # noqa: S310 - our own URL
+            response.read()
+    except Exception:
+        log.warning("the warm-up page failed; the first request does the work", exc_info=True)
