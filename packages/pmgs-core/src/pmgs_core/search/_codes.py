@@ -228,9 +228,15 @@ def _scheme_range(stream: Stream, key: tuple[str, str, str, str]) -> tuple[int, 
     return found
 
 
-_SHARED_READS: Final = ("SELECT block FROM ", "SELECT max(id) FROM ", "SELECT rowid FROM ")
+_SHARED_READS: Final = (
+    "SELECT block FROM ",
+    "SELECT max(id) FROM ",
+    "SELECT rowid FROM ",
+    "SELECT count(*), max(rowid) FROM ",
+)
 """Statements of the ranked path that do not depend on the scheme: the index totals, the last
-row id and a term's postings (``_rank``). Ranking several schemes asks each the same."""
+row id, a term's postings and its sampled frequency (``_rank``). Ranking several schemes asks
+each the same."""
 
 
 def shared_reads(stream: Stream) -> Stream:

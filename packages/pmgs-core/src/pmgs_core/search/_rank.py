@@ -2,14 +2,14 @@
 
 Relevance cannot stop at the end of a page as index order does (the best row may be the
 last), so it scores a capped set of candidate rows and ranks groups by their best evidence.
-The statistics, the formula, the candidate cap and the score normalisation are ADR 0012's.
+The statistics, the formula, the candidate cap and the score normalisation are ADR 0012's;
+the any-word candidates of several indexed words come from a window of their postings and
+the best groups are completed with their other lines (ADR 0037, ``_window``).
 """
 
 from __future__ import annotations
 
 import heapq
-import itertools
-import math
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
@@ -18,6 +18,20 @@ from typing import Any, Final, Literal
 from pmgs_core.folding import fold_for_search
 from pmgs_core.records import SearchIndex
 from pmgs_core.search._plan import QueryPlan, TermPlan, _fts_phrase, covering_trigrams
+from pmgs_core.search._score import (
+    GROUP_ROWS,
+    GROUP_SUPPORT,
+    K1,
+    PHRASE_ORDER_WEIGHT,
+    B,
+    Candidate,
+    GroupScoring,
+    IndexStats,
+    bm25_term,
+    idf,
+    in_phrase_order,
+)
+from pmgs_core.search._window import WINDOW_POSTINGS, WindowTerm, window_candidates
 
 __all__ = [
     "CANDIDATE_CAP",
@@ -49,20 +63,12 @@ CANDIDATE_CAP: Final = 1200
 DOCUMENT_CANDIDATE_CAP: Final = 400
 """The same for document segments: a segment is a page or a paragraph, several times the
 length of a classification line, and folding and counting it costs as much more."""
-K1: Final = 1.2
-B: Final = 0.75
-GROUP_SUPPORT: Final = 0.2
-"""Weight of a group's further matching rows next to its best one."""
-GROUP_ROWS: Final = 3
-"""Rows kept (and shown) per group: the best ones, in score order."""
-
-
-@dataclass(frozen=True, slots=True)
-class IndexStats:
-    """Corpus statistics of one content type: rows and average row length in trigrams."""
-
-    rows: int
-    average_length: float
+WINDOW_ROWS: Final = 900
+"""Most candidate rows a ``match="any"`` query of several indexed words reads by id, for the
+whole candidate cap (a scheme's share gets its share): the window's best rows (``_window``)."""
+COMPLETED_GROUPS: Final = 24
+"""Best groups of a window's candidates whose other rows (``siblings``) are read and scored
+too, so that their group score counts every matching row, not only the window's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,34 +123,31 @@ def read_stats(stream: Stream, fts: str, content: str) -> IndexStats:
     return IndexStats(0, 1.0)  # pragma: no cover - an aggregate always returns a row
 
 
-def idf(rows: int, frequency: int) -> float:
-    """The BM25 inverse document frequency, in the form that is never negative."""
-    return math.log(1.0 + (rows - frequency + 0.5) / (frequency + 0.5))
-
-
-def bm25_term(weight: float, count: int, length: int, average_length: float) -> float:
-    """One term's BM25 contribution to a row of ``length`` trigrams holding it ``count`` times."""
-    norm = K1 * (1.0 - B + B * length / average_length)
-    return weight * count * (K1 + 1.0) / (count + norm)
-
-
-def row_length(body: str) -> int:
-    """A row's length in the unit of the totals record: its trigram count (at least 1)."""
-    return max(len(body) - 2, 1)
-
-
 TRIGRAM_SAMPLE: Final = 256
 """Row ids read to estimate how common one trigram is (see :func:`_rare_trigram_match`)."""
 RARE_TRIGRAMS: Final = 3
 """Trigrams of a long term that ask the index for its postings: its rarest ones."""
 
 
-def _estimate(ids: list[int], limit: int, last_id: int) -> int:
-    """A document frequency from the first ``limit`` ids of an index answer: their count, or
-    past the limit, the count scaled by how far into the id space they reached."""
-    if len(ids) < limit:
-        return len(ids)
-    return round(len(ids) * max(last_id, ids[-1]) / max(ids[-1], 1))
+def _estimate(count: int, last: int, limit: int, last_id: int) -> int:
+    """A document frequency from the first ``limit`` ids of an index answer (``count`` of
+    them, the last ``last``): their count, or past the limit, the count scaled by how far
+    into the id space they reached."""
+    if count < limit:
+        return count
+    return round(count * max(last_id, last) / max(last, 1))
+
+
+def _sample(stream: Stream, table: str, expression: str, limit: int) -> tuple[int, int]:
+    """How many of the first ``limit`` ids of an index answer there are, and the last one:
+    counted in SQL, so that a frequency costs no row in Python."""
+    sql = (
+        f"SELECT count(*), max(rowid) FROM (SELECT rowid FROM {table} "  # noqa: S608
+        f"WHERE {table} MATCH ? LIMIT ?)"
+    )
+    for count, last in stream(sql, [expression, limit]):
+        return int(count), int(last or 0)
+    return 0, 0  # pragma: no cover - an aggregate always returns a row
 
 
 def _rare_trigram_match(
@@ -159,7 +162,6 @@ def _rare_trigram_match(
     trigram is comes from its first :data:`TRIGRAM_SAMPLE` ids (``seen`` keeps the estimates
     of one query, where the same trigrams recur).
     """
-    sql = f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?"  # noqa: S608
     groups = []
     spellings = dict.fromkeys([term.term, unicodedata.normalize("NFKC", term.term)])
     for spelling in (text for text in spellings if len(text) >= 3):
@@ -167,8 +169,8 @@ def _rare_trigram_match(
         if len(grams) > RARE_TRIGRAMS:
             for gram in grams:
                 if gram not in seen:
-                    ids = [int(row[0]) for row in stream(sql, [_fts_phrase(gram), TRIGRAM_SAMPLE])]
-                    seen[gram] = _estimate(ids, TRIGRAM_SAMPLE, last_id)
+                    count, last = _sample(stream, fts, _fts_phrase(gram), TRIGRAM_SAMPLE)
+                    seen[gram] = _estimate(count, last, TRIGRAM_SAMPLE, last_id)
             grams = sorted(grams, key=lambda gram: seen[gram])[:RARE_TRIGRAMS]
         joined = " AND ".join(_fts_phrase(gram) for gram in grams)
         groups.append(joined if len(grams) == 1 else f"({joined})")
@@ -197,6 +199,8 @@ class _Postings:
     ids: list[int]
     frequency: int
     expression: str | None = None
+    match: tuple[str, str] | None = None
+    """The index table and MATCH text that answer the term alone (None: a literal term)."""
 
 
 FREQUENCY_SAMPLE: Final = 1000
@@ -213,6 +217,8 @@ def _postings(
     last_id: int,
     limit: int = FREQUENCY_SAMPLE,
     seen: dict[str, int] | None = None,
+    *,
+    ids_needed: bool = True,
 ) -> _Postings:
     """The first row ids of one term's index answer and its document frequency.
 
@@ -227,10 +233,32 @@ def _postings(
         if len(term.folded) != 1 or (not term.folded.isalnum() and term.folded.isascii()):
             return _Postings([], stats.rows)
         expression, table = _fts_phrase(term.folded) + " *", bigram
-    sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT ?"  # noqa: S608
-    ids = [int(row[0]) for row in stream(sql, [expression, limit])]
-    frequency = min(_estimate(ids, limit, last_id), max(stats.rows, len(ids)))
-    return _Postings(ids, frequency, expression if term.path == "trigram" else None)
+    ids: list[int] = []
+    if ids_needed:
+        sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT ?"  # noqa: S608
+        ids = [int(row[0]) for row in stream(sql, [expression, limit])]
+        count, last = len(ids), (ids[-1] if ids else 0)
+    else:
+        count, last = _sample(stream, table, expression, limit)
+    frequency = min(_estimate(count, last, limit, last_id), max(stats.rows, count))
+    return _Postings(
+        ids,
+        frequency,
+        expression if term.path == "trigram" else None,
+        None if term.path == "literal" else (table, expression),
+    )
+
+
+def _cost(term: TermPlan, entry: _Postings, seen: dict[str, int]) -> int:
+    """Postings the index reads to answer a term: its rows, or for a long term asked by its
+    rarest trigrams (``seen`` holds their estimates), their rows: an AND of common trigrams
+    reads them all however few rows hold the term."""
+    cost = 0
+    for spelling in dict.fromkeys([term.term, unicodedata.normalize("NFKC", term.term)]):
+        grams = covering_trigrams(spelling) if len(spelling) >= 3 else []
+        if len(grams) > RARE_TRIGRAMS and all(gram in seen for gram in grams):
+            cost += sum(sorted(seen[gram] for gram in grams)[:RARE_TRIGRAMS])
+    return max(entry.frequency, cost)
 
 
 def _last_id(stream: Stream, content: str) -> int:
@@ -317,7 +345,7 @@ def _accumulate(
     return sorted(row_id for row_id, _ in best), True
 
 
-_Candidate = tuple[Row, str]
+_Candidate = Candidate
 
 
 def _collect(
@@ -352,55 +380,6 @@ def _collect(
     return False, cut
 
 
-def score_row(
-    folded: str,
-    length: int,
-    terms: tuple[TermPlan, ...],
-    weights: dict[str, float],
-    stats: IndexStats,
-    *,
-    phrase_order: bool = False,
-) -> tuple[float, list[str]]:
-    """A row's score and the terms (as typed) it holds; ``folded`` is its folded text and
-    ``length`` its length in trigrams (:func:`row_length` of the raw text).
-
-    The score is the BM25 sum times the share of the query's terms the row holds
-    (coordination): with ``match="any"``, a row holding two of the query's words outranks one
-    holding a single rarer word. Under ``match="all"`` every row holds all terms and the
-    factor is 1. ``phrase_order`` (the terms are a phrase's words, ``_words``) multiplies it
-    by up to 1 + :data:`PHRASE_ORDER_WEIGHT` for the words held in the phrase's order.
-    """
-    score, matched = 0.0, []
-    for term in terms:
-        count = folded.count(term.folded)
-        if count:
-            score += bm25_term(weights[term.folded], count, length, stats.average_length)
-            matched.append(term.term)
-    score *= len(matched) / len(terms)
-    if phrase_order and len(matched) > 1:
-        held = tuple(term for term in terms if term.term in matched)
-        score *= 1.0 + PHRASE_ORDER_WEIGHT * in_phrase_order(folded, held)
-    return score, matched
-
-
-PHRASE_ORDER_WEIGHT: Final = 0.25
-"""Most a row's score grows when it holds a phrase's words in the phrase's order (ADR 0033)."""
-
-
-def in_phrase_order(folded: str, terms: tuple[TermPlan, ...]) -> float:
-    """The share of consecutive pairs of ``terms`` (the phrase's words a row holds, in the
-    phrase's order) that the row holds in that order (the first word's first occurrence
-    before the second's last): ``燃料を用いた歯車の機構`` prefers ``燃料を用いた歯車機構``
-    to ``歯車を用いた燃料機構``, which holds the same words."""
-    pairs = list(itertools.pairwise(terms))
-    held = 0
-    for first, second in pairs:
-        start = folded.find(first.folded)
-        if start >= 0 and folded.rfind(second.folded) > start:
-            held += 1
-    return held / len(pairs)
-
-
 def rank_groups(
     stream: Stream,
     plan: QueryPlan,
@@ -415,6 +394,8 @@ def rank_groups(
     cap: int = CANDIDATE_CAP,
     group_key: Callable[[Row], Hashable] | None = None,
     phrase_order: bool = False,
+    id_range: tuple[int, int] | None = None,
+    siblings: Callable[[list[int]], tuple[str, list[object]]] | None = None,
 ) -> RankedPage:
     """Score the candidates, group them and cut one page (``window`` = limit, offset).
 
@@ -431,61 +412,74 @@ def rank_groups(
     stats = read_stats(stream, fts, content)
     last_id = _last_id(stream, content)
     seen: dict[str, int] = {}
+    windowed = match == "any" and sum(term.path != "literal" for term in plan.terms) > 1
     postings = {
-        term.folded: _postings(stream, (fts, bigram), term, stats, last_id, seen=seen)
+        term.folded: _postings(
+            stream, (fts, bigram), term, stats, last_id, seen=seen, ids_needed=not windowed
+        )
         for term in plan.terms
     }
     frequency = {folded: entry.frequency for folded, entry in postings.items()}
     weights = {folded: idf(stats.rows, count) for folded, count in frequency.items()}
     rows: dict[int, _Candidate] = {}
-    first, *subsets = _with_rare_trigrams(_candidate_plans(plan, match, frequency), postings)
-    share = max(SUBSET_SHARE, cap // max(len(subsets), 1))
-    full, capped = _collect(
-        stream,
-        (
-            (statement(sub, None), sub.folded_terms, False, cap if sub is first else share)
-            for sub in (first, *subsets)
-        ),
-        rows,
-        body_column,
-        cap,
-    )
-    if match == "any" and not full:
-        for term in plan.terms:
-            if len(postings[term.folded].ids) >= FREQUENCY_SAMPLE and term.path != "literal":
-                more = _postings(
-                    stream, (fts, bigram), term, stats, last_id, POSTINGS_PER_TERM, seen
-                )
-                postings[term.folded] = _Postings(more.ids, postings[term.folded].frequency)
-        budget = min(cap - len(rows), ACCUMULATED_ROWS)
-        ids, capped = _accumulate(postings, plan, weights, rows, budget)
+    words = [
+        WindowTerm(*entry.match, weights[t.folded], entry.frequency, _cost(t, entry, seen))
+        for t in plan.terms
+        if (entry := postings[t.folded]).match is not None
+    ]
+    if windowed:
+        words.sort(key=lambda term: term.frequency)
+        ids, capped = window_candidates(
+            stream,
+            words,
+            id_range or (1, last_id),
+            stats.rows,
+            cap * WINDOW_POSTINGS // CANDIDATE_CAP,
+            max(cap * WINDOW_ROWS // CANDIDATE_CAP, 1),
+        )
         if ids:
-            indexed = tuple(t.folded for t in plan.terms if t.path != "literal")
+            indexed = tuple(t.folded for t in plan.terms if postings[t.folded].match is not None)
             fetch = ((statement(plan, ids), indexed, True, cap),)
             full, _ = _collect(stream, fetch, rows, body_column, cap)
             capped = capped or full
-    scored: dict[Hashable, list[tuple[float, int, Row]]] = {}
-    matched: dict[Hashable, dict[str, None]] = {}
-    texts: dict[tuple[Hashable, str], object] = {}
-    for row_id, (row, folded) in rows.items():
-        if group_key is None:
-            key: Hashable = int(row[key_column])
-        else:
-            key = group_key(row)
-            unit = row[key_column]  # the concept: one edition of the code
-            if texts.setdefault((key, folded), unit) != unit:
-                continue
-        length = row_length(str(row[body_column]))
-        score, terms = score_row(
-            folded, length, plan.terms, weights, stats, phrase_order=phrase_order
+    else:
+        first, *subsets = _with_rare_trigrams(_candidate_plans(plan, match, frequency), postings)
+        share = max(SUBSET_SHARE, cap // max(len(subsets), 1))
+        full, capped = _collect(
+            stream,
+            (
+                (statement(sub, None), sub.folded_terms, False, cap if sub is first else share)
+                for sub in (first, *subsets)
+            ),
+            rows,
+            body_column,
+            cap,
         )
-        scored.setdefault(key, []).append((score, row_id, row))
-        matched.setdefault(key, {}).update(dict.fromkeys(terms))
-    raw: list[tuple[float, int, Hashable]] = []  # (group score, first row id, key)
-    for key, entries in scored.items():
-        entries.sort(key=lambda entry: (-entry[0], entry[1]))
-        best, *others = [entry[0] for entry in entries[:GROUP_ROWS]]
-        raw.append((best + GROUP_SUPPORT * sum(others), min(e[1] for e in entries), key))
+        if match == "any" and not full:
+            for term in plan.terms:
+                if len(postings[term.folded].ids) >= FREQUENCY_SAMPLE and term.path != "literal":
+                    more = _postings(
+                        stream, (fts, bigram), term, stats, last_id, POSTINGS_PER_TERM, seen
+                    )
+                    postings[term.folded] = _Postings(more.ids, postings[term.folded].frequency)
+            budget = min(cap - len(rows), ACCUMULATED_ROWS)
+            ids, capped = _accumulate(postings, plan, weights, rows, budget)
+            if ids:
+                indexed = tuple(t.folded for t in plan.terms if t.path != "literal")
+                fetch = ((statement(plan, ids), indexed, True, cap),)
+                full, _ = _collect(stream, fetch, rows, body_column, cap)
+                capped = capped or full
+    score = GroupScoring(plan, weights, stats, (key_column, body_column), group_key, phrase_order)
+    scored, matched, raw = score(rows)
+    if windowed and siblings is not None and raw:
+        best_groups = heapq.nsmallest(COMPLETED_GROUPS, raw, key=lambda e: (-e[0], e[1]))
+        held = [entry[1] for _, _, key in best_groups for entry in scored[key]]
+        others = [int(row[0]) for row in stream(*siblings(held)) if int(row[0]) not in rows]
+        if others:
+            indexed = tuple(t.folded for t in plan.terms if postings[t.folded].match is not None)
+            fetch = ((statement(plan, others), indexed, True, len(others)),)
+            _collect(stream, fetch, rows, body_column, len(rows) + len(others))
+            scored, matched, raw = score(rows)
     top = max((entry[0] for entry in raw), default=0.0)
     if order == "relevance":
         raw.sort(key=lambda entry: (-entry[0], entry[1]))

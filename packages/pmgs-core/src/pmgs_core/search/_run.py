@@ -322,6 +322,9 @@ class ContentSource:
     key_column: int
     body_column: int
     cap: int
+    siblings: Callable[[list[int]], tuple[str, list[object]]] | None = None
+    """The ids of the rows of the same unit as the given rows (``_rank`` completes the best
+    groups with them), or None where a unit's rows are too many to read (documents)."""
 
     def rank(
         self,
@@ -351,11 +354,29 @@ class ContentSource:
             cap=max(self.cap // share, 1),
             group_key=group_key,
             phrase_order=request.phrase_order,
+            id_range=request.id_range,
+            siblings=self.siblings,
         )
 
 
+def classification_siblings(row_ids: list[int]) -> tuple[str, list[object]]:
+    """The ids of every text of the same revision and language as the given text rows (a
+    code's title and further lines), by the revision index."""
+    return (
+        "SELECT s.id FROM text AS t CROSS JOIN text AS s "
+        "ON s.revision_id = t.revision_id AND s.language = t.language "
+        "WHERE t.id IN (SELECT value FROM json_each(?)) ORDER BY s.id",
+        [json.dumps(row_ids)],
+    )
+
+
 CLASSIFICATION_SOURCE: Final = ContentSource(
-    ("text_fts", "text_bigram", "text"), classification_statement, 7, 4, CANDIDATE_CAP
+    ("text_fts", "text_bigram", "text"),
+    classification_statement,
+    7,
+    4,
+    CANDIDATE_CAP,
+    classification_siblings,
 )
 DOCUMENT_SOURCE: Final = ContentSource(
     ("document_text_fts", "document_text_bigram", "document_text"),
