@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from benchmarks import report, sections_local, sections_mcp
+from benchmarks import report, sections_local, sections_mcp, sections_versus
 from benchmarks.results import RESULTS, ROOT, Result, load, newest, save
 from benchmarks.sections import Check, Section, join, value, verdict
 
@@ -43,7 +43,7 @@ def full(result: Result) -> Section:
 RENDERERS: dict[str, Callable[[Result], Section]] = {
     "full": full,
     "build-pair": sections_local.build_pair,
-    "versus-reference": sections_mcp.versus_reference,
+    "versus-reference": sections_versus.versus_reference,
     "round-three": sections_mcp.round_three,
     "mcp-roundtrip": sections_mcp.mcp_roundtrip,
     "payload": sections_mcp.payload,

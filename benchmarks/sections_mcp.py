@@ -1,4 +1,4 @@
-"""docs/benchmarks.md's sections for the MCP server: round trips, payload, issue 33's tables.
+"""docs/benchmarks.md's sections for the MCP server: round trips, payload, issue 33's round.
 
 Renderers only (no measuring, no heavy imports), so the document can be written from the saved
 results without the MCP SDK or a database; the scripts that measure import their tables from
@@ -6,8 +6,6 @@ here to print them.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from benchmarks.results import Result
 from benchmarks.sections import Check, Section, check_rows, join, measured_line, verdict
@@ -184,151 +182,5 @@ def round_three(result: Result) -> Section:
         f"{counts['lookups']} lookups per scheme. {d.get('label', '')}".rstrip(),
         measured_line(result),
         table,
-    )
-    return Section(markdown, checks)
-
-
-# --- against the reference (benchmarks/versus_reference.py) -------------------------------------
-
-# (row key, label, unit, goal text, goal as a number, or None, design.md key)
-ROWS: tuple[tuple[str, str, str, str, float | None, str], ...] = (
-    ("build_s", "full build", "s", "≤ 0.30 × the reference", None, "build"),
-    (
-        "build_parallel_s",
-        "full build on two cores (ADR 0028)",
-        "s",
-        "≤ 0.30 × the reference",
-        None,
-        "",
-    ),
-    ("lookup_fi_ms", "lookup in process, fi p50", "ms", "≤ 0.15 ms", 0.15, "lookup_fi"),
-    ("lookup_ipc_ms", "lookup in process, ipc p50", "ms", "≤ 0.15 ms", 0.15, "lookup_ipc"),
-    ("lookup_fterm_ms", "lookup in process, fterm p50", "ms", "≤ 0.15 ms", 0.15, "lookup_fterm"),
-    ("floor_ms", "`import mcp.server.lowlevel` (floor)", "ms", "", None, ""),
-    ("start_ms", "MCP stdio start → initialized", "ms", "≤ floor + 100 ms", None, "mcp_start_bare"),
-    ("mcp_lookup_ms", "MCP lookup call p50 (IPC)", "ms", "≤ 1.5 ms", 1.5, "mcp_call:lookup IPC"),
-    (
-        "mcp_search_ms",
-        "MCP search_pmgs call p50, common phrase",
-        "ms",
-        "≤ 3 ms",
-        3,
-        "mcp_call:search, common phrase",
-    ),
-    ("search_bytes", "search_pmgs default page on the wire", "B", "≤ 8 KB", 8192, ""),
-    ("lookup_bytes", "lookup on the wire (IPC)", "B", "≤ 3 KB", 3072, ""),
-    ("document_bytes", "20-segment document page on the wire", "B", "≤ 6 KB", 6144, ""),
-)
-ISSUE_FIGURES: dict[str, float] = {
-    "lookup_fi_ms": 0.10,
-    "lookup_ipc_ms": 0.20,
-    "lookup_fterm_ms": 0.10,
-}
-"""Issue 33's own baseline (in-process lookups before scope notes, concise records and source
-tables were added), used where a recorded baseline has no figure."""
-DESIGN: dict[str, tuple[str, str, float, str]] = {
-    "build": ("full build, serial", "≤ 300 s", 300, "s"),
-    "lookup_fi": ("lookup in process, fi p50", "p50 ≤ 1 ms", 1, "ms"),
-    "lookup_ipc": ("lookup in process, ipc p50", "p50 ≤ 1 ms", 1, "ms"),
-    "lookup_fterm": ("lookup in process, fterm p50", "p50 ≤ 1 ms", 1, "ms"),
-    "mcp_start_bare": ("MCP stdio start → initialized, bare client, median", "≤ 0.6 s", 0.6, "s"),
-    "mcp_call:lookup IPC": (
-        "MCP stdio tool call, lookup IPC, bare client, p50",
-        "p50 ≤ 8 ms",
-        8,
-        "ms",
-    ),
-    "mcp_call:search, common phrase": (
-        "MCP stdio tool call, search_pmgs common phrase, bare client, p50",
-        "p50 ≤ 8 ms",
-        8,
-        "ms",
-    ),
-}
-"""The rows that are also docs/design.md figures, with design.md's (looser) targets."""
-
-
-def _figure(row: str, unit: str, measured: float | None) -> str:
-    if measured is None:
-        return "—"
-    if unit == "B":
-        return f"{measured:,.0f} B"
-    digits = 3 if row.startswith("lookup_") and unit == "ms" else (0 if unit == "s" else 2)
-    if row in {"floor_ms", "start_ms"}:
-        digits = 0
-    return f"{measured:.{digits}f} {unit}"
-
-
-def versus_table(
-    baseline: dict[str, Any], ours: dict[str, float], *, label: str, live: bool
-) -> tuple[list[str], list[Check]]:
-    """The rows with both figures, ours / baseline, the goal and whether ours meets it; and
-    the rows that are design.md figures, judged against design.md."""
-    figures: dict[str, float] = baseline["figures"]
-    lines = [
-        f"| figure | {REFERENCE} | this tree | ratio | goal | met |",
-        "|---|---:|---:|---:|---|---|",
-    ]
-    notes: list[str] = []
-    design: list[Check] = []
-    for row, label_text, unit, goal_text, goal_value, key in ROWS:
-        name, goal = label_text, goal_value
-        # Both build rows compare with the reference's one build.
-        reference = figures.get("build_s" if row == "build_parallel_s" else row)
-        if reference is None and row in ISSUE_FIGURES:
-            reference = ISSUE_FIGURES[row]
-            name += " ¹"
-            notes.append(row)
-        mine = ours.get(row)
-        ratio = "—"
-        if mine is not None and reference:
-            ratio = (
-                f"{mine / reference:.2f}" if mine >= reference / 10 else f"{mine / reference:.4f}"
-            )
-        if row == "start_ms" and mine is not None:
-            goal = ours["floor_ms"] + 100
-        if row in ("build_s", "build_parallel_s") and reference:
-            goal = 0.30 * reference  # issue 33: a third of the earlier tool's time, or less
-        met = "" if goal is None or mine is None else ("yes" if mine <= goal else "no")
-        lines.append(
-            f"| {name} | {_figure(row, unit, reference)} | {_figure(row, unit, mine)} | "
-            f"{ratio} | {goal_text} | {met} |"
-        )
-        if key and mine is not None:
-            figure, target, limit, design_unit = DESIGN[key]
-            measured = mine / 1000 if design_unit == "s" and unit == "ms" else mine
-            design.append(Check(figure, target, measured, limit, design_unit, key))
-    if notes:
-        lines += [
-            "",
-            "¹ The reference could not answer this row here; issue 33's figure stands as the "
-            "baseline.",
-        ]
-    source = "measured live in the same run" if live else f"recorded in `{label}`"
-    lines += ["", f"Baseline {source}; ratio = this tree / baseline (below 1: faster, smaller)."]
-    return lines, design
-
-
-def versus_reference(result: Result) -> Section:
-    d = result.data
-    table, checks = versus_table(
-        {"figures": d["baseline_figures"]},
-        d["ours"],
-        label=d["baseline"],
-        live=bool(d.get("live")),
-    )
-    markdown = join(
-        f"## This tree against {REFERENCE} (`benchmarks/versus_reference.py`, issue 33)",
-        "Issue 33's table: the earlier tool and this tree on the same synthetic package "
-        "(adapted so that the reference can build it: `COPYRGHT.txt` renamed `COPYRGHT`, the "
-        "`FI_KAISEI_LINK` group left out). Lookups in process; MCP over stdio with a bare "
-        "JSON-lines client; on the wire = the whole JSON-RPC response line. The reference runs "
-        "in its own venv (Python 3.12).",
-        measured_line(result) + (f" {d['note']}" if d.get("note") else ""),
-        table,
-        "How to read: the baseline is recorded once (`--record-reference`), so the two sides "
-        "may have run at different loads; the build rows come from `build_pair.py`, which "
-        "builds with both tools in one run. Start-up of either side is dominated by importing "
-        "the MCP SDK (the floor row).",
     )
     return Section(markdown, checks)

@@ -1,32 +1,45 @@
-"""Benchmark: issue 33's table, this tree against the earlier tool ``pmgs-reference`` 0.5.2.
+"""Benchmark: issue 42's table, this tree against the earlier tool ``pmgs-reference`` 0.5.2.
 
-Not a test. Rows: full build; lookup p50 in process (fi, ipc, fterm); MCP stdio start →
-initialized (with the SDK import floor, ``python -c "import mcp.server.lowlevel"``, of each
-side's interpreter); MCP lookup and ``search_pmgs`` (common phrase) call p50 over a bare
-JSON-lines client; the response line on the wire of the lookup, of the ``search_pmgs`` default
-page and of a 20-segment document page. Each row gets both figures, their ratio and the goal.
+Not a test. One command measures every figure of issue 42 on both tools at full scale and
+writes the table into docs/benchmarks.md (``--write-docs``):
 
-The baseline is recorded, not remeasured each time: ``--record-reference`` measures the
-reference tool (installed in its own venv, answering from a database it built itself) and
-writes ``benchmarks/results/reference-0.5.2-scale-<scale>.json`` with the machine's facts;
-a normal run reads that file (``--baseline``), measures this tree on ``--db``, saves both
-sides' figures as ``benchmarks/results/versus-reference-<date>-scale-<scale>.json`` and prints
-the table (``--write-docs``: then rewrites docs/benchmarks.md). ``--live-reference`` measures
-both, interleaved.
-Where the baseline has no figure, the issue's figure stands and the row says so.
+* in process (``versus_inprocess.py``): plain search p50 (common phrase, a phrase with a
+  2-character word, a 2-character word, ``search_pmgs`` of it), ranked search p95 over queries
+  of 2-6 words, lookup p50 per scheme;
+* MCP over stdio (``versus_mcp.py``): start → initialized against the SDK's import floor; call
+  p50 of a lookup and of two search pages with a bare JSON-lines client and with the SDK's
+  client; the answers' sizes on the wire;
+* the first answer after a process starts, beyond its warm answers (``versus_first.py``): the
+  command, the MCP server, the viewer;
+* read, not measured: the build rows from the newest ``build_pair.py`` file (both builds in
+  one run, and whether our two builds wrote the same bytes), recall@10 from the newest
+  ``ranked_bench.py`` file against the one before issue 42.
+
+Each row of ours that misses its goal gets a profile (cProfile, the top functions by
+cumulative time per call) in the results file, which the document shows under the table.
+
+``--live-reference`` measures both sides in the same run, in turn (the earlier tool installed
+in its own venv, answering from a database it built itself); ``--record-reference`` writes
+the earlier tool's figures to ``benchmarks/results/reference-0.5.2-scale-<scale>.json``
+(with ``--live-reference``: those of the same run; alone: it measures the earlier tool only,
+``--db`` still naming our database, from whose texts the ranked queries are drawn); a run
+without either reads that file (``--baseline``) and measures this tree only. Results:
+``benchmarks/results/versus-reference-<date>-scale-<scale>.json``.
 
 Child processes run with bytecode caching on (``PYTHONPYCACHEPREFIX`` under a temporary
 directory, one warm-up start per side first), as an installed tool does; this machine's
-``PYTHONDONTWRITEBYTECODE`` would otherwise make every start compile every module.
+``PYTHONDONTWRITEBYTECODE`` would otherwise make every start compile every module. Both
+database files are read once first, so that neither side starts from a cold file cache.
 
-Usage::
+Usage (issue 42's run, about 15 minutes on 2 cores; ``--record-reference`` also rewrites the
+baseline from the same run)::
 
-    uv run python benchmarks/versus_reference.py --record-reference \\
-        --reference-venv /tmp/ref --reference-db REF.sqlite --examples EXAMPLES.json \\
-        --scale 0.1 --reference-build-seconds 88.5
-    uv run python benchmarks/versus_reference.py --db DB --examples EXAMPLES.json \\
-        --baseline benchmarks/results/reference-0.5.2-scale-0.1.json --build-seconds 61 \
-        [--write-docs]
+    uv run python -m benchmarks.versus_reference --db OURS.sqlite --live-reference \\
+        --reference-venv REFVENV --reference-db REFERENCE.sqlite [--record-reference] \\
+        --write-docs
+    uv run python -m benchmarks.versus_reference --db OURS.sqlite --record-reference \\
+        --reference-venv REFVENV --reference-db REFERENCE.sqlite
+    uv run python -m benchmarks.versus_reference --db OURS.sqlite --write-docs
 """
 
 from __future__ import annotations
@@ -35,38 +48,27 @@ import argparse
 import json
 import os
 import sqlite3
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import versus_first, versus_inprocess, versus_mcp
 from benchmarks.docs import add_arguments, publish
-from benchmarks.mcp_roundtrip import percentile
 from benchmarks.report import machine
-from benchmarks.results import finish, stamp
-from benchmarks.round_three import LOOKUP_SCRIPT, Server, floor_once, start_once
-from benchmarks.sections_mcp import REFERENCE
+from benchmarks.results import Result, finish, load, newest, stamp
+from benchmarks.sections_versus import REFERENCE
+from benchmarks.versus_mcp import Side
 
 RESULTS = Path(__file__).resolve().parent / "results"
-
-
-@dataclass(frozen=True)
-class Side:
-    """One tool to measure: its interpreter, server command, store import and database."""
-
-    name: str
-    python: str
-    server: list[str]
-    store_import: str
-    db: Path
-    document_id: str
-    env: dict[str, str]
+RANKED_BEFORE = "ranked-2026-12-05-scale-1.json"
+"""The ranked benchmark's result before issue 42: its recall@10 is the floor."""
+EXAMPLES = {"common_phrase": "制御するもの", "two_char_word": "電池", "fterm_large_theme": "4C083"}
+"""The generator's named examples (pmgs_testkit's vocabulary and plan), for a database built
+from a generated package whose examples file is not at hand."""
 
 
 def child_env(cache: Path) -> dict[str, str]:
@@ -109,153 +111,279 @@ def reference_side(venv: Path, db: Path, env: dict[str, str]) -> Side:
     )
 
 
-def calls_of(side: Side, examples: dict[str, str]) -> dict[str, tuple[str, dict[str, Any]]]:
-    return {
-        "lookup": ("lookup_classification", {"scheme": "ipc", "code": "G06F3/048"}),
-        "search": ("search_pmgs", {"query": examples["common_phrase"]}),
-        "document": (
-            "get_pmgs_document",
-            {"document_id": side.document_id, "segment_limit": 20},
-        ),
-    }
+def warm_file(path: Path) -> None:
+    """Read the database once, so that the first side measured does not pay for the cache."""
+    with path.open("rb") as handle:
+        while handle.read(1 << 22):
+            pass
+
+
+def log(message: str) -> None:
+    print(f"[versus {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 def measure(
-    sides: list[Side], examples: dict[str, str], *, starts: int, calls: int, lookups: int
-) -> dict[str, dict[str, float]]:
-    """Every row but the build, the sides interleaved start by start and call by call."""
-    out: dict[str, dict[str, float]] = {side.name: {} for side in sides}
-    for side in sides:  # warm-up: fill the bytecode cache
-        start_once(side.db, side.env, side.server)
-    floors: dict[str, list[float]] = {side.name: [] for side in sides}
-    started: dict[str, list[float]] = {side.name: [] for side in sides}
-    for _ in range(starts):
-        for side in sides:
-            floors[side.name].append(floor_once(side.python, side.env))
-            started[side.name].append(start_once(side.db, side.env, side.server))
-    codes = [("fi", "G06F3/048"), ("ipc", "G06F3/048"), ("fterm", examples["fterm_large_theme"])]
-    for side in sides:
-        out[side.name]["floor_ms"] = statistics.median(floors[side.name]) * 1000
-        out[side.name]["start_ms"] = statistics.median(started[side.name]) * 1000
-        argv = [side.store_import, str(side.db), json.dumps(codes), str(lookups)]
-        done = subprocess.run(
-            [side.python, "-c", LOOKUP_SCRIPT, *argv],
-            env=side.env,
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        for scheme, p50 in json.loads(done.stdout).items():
-            out[side.name][f"lookup_{scheme}_ms"] = p50
-    servers = {side.name: Server(side.db, side.env, side.server) for side in sides}
+    sides: dict[str, Side], examples: dict[str, str], queries: list[str], args: argparse.Namespace
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, int]], dict[str, Any], dict[str, Any]]:
+    """Every measured row for the sides given ("ours", "reference"): figures, calls per
+    figure, our profiles of missed rows, and the first-answer details."""
+    for side in sides.values():
+        warm_file(side.db)
+    figures: dict[str, dict[str, Any]] = {role: {} for role in sides}
+    counts: dict[str, dict[str, int]] = {role: {} for role in sides}
+    profiles: dict[str, Any] = {}
+    log("in process")
+    workers = {
+        role: versus_inprocess.Worker(side.python, side.store_import, side.db, side.env)
+        for role, side in sides.items()
+    }
     try:
-        for server in servers.values():
-            server.initialize()
-        for key, _call in calls_of(sides[0], examples).items():
-            samples: dict[str, list[float]] = {name: [] for name in servers}
-            for _ in range(calls + 1):
-                for side in sides:
-                    tool, arguments = calls_of(side, examples)[key]
-                    server = servers[side.name]
-                    line = server.call_line(tool, arguments)
-                    begun = time.perf_counter()
-                    reply = server.send(line)
-                    samples[side.name].append(time.perf_counter() - begun)
-                    answer = json.loads(reply)
-                    assert not answer["result"].get("isError"), (side.name, key, answer)
-                    out[side.name][f"{key}_bytes"] = len(reply)
-            for name, values in samples.items():
-                if key != "document":
-                    out[name][f"mcp_{key}_ms"] = percentile(values[1:], 0.5) * 1000
+        found, calls, missed = versus_inprocess.measure(
+            workers,
+            examples,
+            queries,
+            calls=args.calls,
+            lookups=args.lookups,
+            rounds=args.rounds,
+            budget_s=args.budget,
+        )
     finally:
-        for server in servers.values():
-            server.close()
-    return out
+        for worker in workers.values():
+            worker.close()
+    profiles.update(missed)
+    by_name = {side.name: role for role, side in sides.items()}
+    ordered = list(sides.values())
+
+    def merge(found: dict[str, dict[str, float]], calls: dict[str, dict[str, int]]) -> None:
+        for key, values in found.items():
+            figures[by_name.get(key, key)].update(values)
+        for key, numbers in calls.items():
+            counts[by_name.get(key, key)].update(numbers)
+
+    merge(found, calls)
+    log("MCP start-up")
+    merge(versus_mcp.starts(ordered, args.starts), {})
+    log("MCP calls, bare client")
+    merge(*versus_mcp.bare_calls(ordered, examples, args.mcp_calls, args.budget))
+    log("MCP calls, SDK client")
+    merge(*versus_mcp.sdk_calls(ordered, examples, args.mcp_calls, args.budget))
+    if "ours" in sides:
+        profiles.update(
+            versus_mcp.profiles(sides["ours"], examples, figures["ours"], args.profile_calls)
+        )
+    log("first answers")
+    first = versus_first.measure(
+        ordered,
+        examples["two_char_word"],
+        starts=args.first_starts,
+        warm=args.first_warm,
+        viewer_side=sides["ours"].name if "ours" in sides else "",
+    )
+    details = {by_name[name]: by_kind for name, by_kind in first.items()}
+    for role, by_kind in details.items():
+        for kind, row in by_kind.items():
+            figures[role][f"first_{kind}_extra_ms"] = row["extra_ms"]
+            counts[role][f"first_{kind}_extra_ms"] = args.first_starts
+    if "ours" in sides:
+        log("profiles of first answers that miss")
+        profiles.update(
+            versus_first.profiles(sides["ours"], examples["two_char_word"], details["ours"])
+        )
+    return figures, counts, profiles, details
 
 
-def main() -> int:
+def build_rows(path: Path | None) -> dict[str, Any]:
+    """The build figures of a build_pair.py file (default: the newest at scale 1)."""
+    if path is None:
+        pairs = [r for r in load(RESULTS) if r.kind == "build-pair" and r.scale == 1.0]
+        if not pairs:
+            return {}
+        path = newest(pairs)["build-pair"].path
+    pair = json.loads(path.read_text("utf-8"))
+    builds = pair["builds"]
+    return {
+        "file": path.name,
+        "reference_s": builds["reference"]["wall_s"],
+        "serial_s": builds["ours_serial"]["wall_s"],
+        "parallel_s": builds["ours_parallel"]["wall_s"],
+        "same_bytes": pair.get("ours_same_bytes"),
+    }
+
+
+def recall_rows() -> dict[str, Any]:
+    """recall@10 (relevance, any word, ``equivalent``) of the newest ranked_bench.py file at
+    scale 1, and of the file before issue 42."""
+    ranked = [r for r in load(RESULTS) if r.kind == "ranked" and r.scale == 1.0]
+    before = next((r for r in ranked if r.path.name == RANKED_BEFORE), None)
+    if not ranked or before is None:
+        return {}
+    current: Result = newest(ranked)["ranked"]
+
+    def of(result: Result, kind: str) -> float:
+        return float(result.data["quality"]["relevance_any"][kind]["recall_at_10"])
+
+    return {
+        "file": current.path.name,
+        "equivalent": of(current, "equivalent"),
+        "strict": of(current, "strict"),
+        "before_file": before.path.name,
+        "before": of(before, "equivalent"),
+        "before_strict": of(before, "strict"),
+    }
+
+
+def record_baseline(
+    args: argparse.Namespace, counts: dict[str, Any], measured: dict[str, Any]
+) -> Path:
+    """Write the earlier tool's figures as the recorded baseline a run without
+    ``--live-reference`` reads (with the ranked queries, so that ours answers the same)."""
+    record = {
+        "kind": "reference-baseline",
+        "tool": REFERENCE,
+        "scale": args.scale,
+        "measured_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "load_average_end": os.getloadavg()[0],
+        "note": args.note,
+        "counts": counts,
+        "machine": machine(),
+        **measured,
+    }
+    path = RESULTS / f"reference-0.5.2-scale-{args.scale:g}.json"
+    path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    print(f"baseline written to {path}", file=sys.stderr)
+    return path
+
+
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--examples", type=Path, required=True, help="the generator's examples")
     parser.add_argument("--db", type=Path, help="our database (to measure this tree)")
-    parser.add_argument("--baseline", type=Path, help="recorded reference figures (JSON)")
+    parser.add_argument("--examples", type=Path, help="the generator's examples (JSON)")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=RESULTS / "reference-0.5.2-scale-1.json",
+        help="recorded reference figures (JSON), when not --live-reference",
+    )
     parser.add_argument("--record-reference", action="store_true")
     parser.add_argument("--live-reference", action="store_true")
     parser.add_argument("--reference-venv", type=Path, help="venv with pmgs-reference 0.5.2")
     parser.add_argument("--reference-db", type=Path, help="a database the reference built")
-    parser.add_argument("--reference-build-seconds", type=float)
-    parser.add_argument("--build-seconds", type=float, help="our full build, wall seconds")
     parser.add_argument(
-        "--build-pair",
-        type=Path,
-        help="build_pair.py's result: both builds' seconds from one run (overrides the above)",
+        "--build-pair", type=Path, help="build_pair.py's result (default: the newest at scale 1)"
     )
     parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=0, help="for the ranked queries")
     parser.add_argument("--note", default="", help="what the databases are, for the report")
-    parser.add_argument("--starts", type=int, default=9)
-    parser.add_argument("--calls", type=int, default=300)
-    parser.add_argument("--lookups", type=int, default=2000)
+    parser.add_argument("--starts", type=int, default=7, help="MCP starts per side")
+    parser.add_argument("--calls", type=int, default=300, help="in-process calls per search row")
+    parser.add_argument("--lookups", type=int, default=2000, help="in-process calls per lookup")
+    parser.add_argument("--queries", type=int, default=50, help="ranked queries (2-6 words)")
+    parser.add_argument("--rounds", type=int, default=6, help="turns per in-process row")
+    parser.add_argument("--mcp-calls", type=int, default=200, help="MCP calls per row and side")
+    parser.add_argument("--first-starts", type=int, default=3, help="fresh processes per row")
+    parser.add_argument("--first-warm", type=int, default=3, help="warm answers after the first")
+    parser.add_argument("--profile-calls", type=int, default=50, help="calls under cProfile")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=20.0,
+        help="seconds of calls per row for a slow side (the earlier tool's searches)",
+    )
     add_arguments(parser)
     args = parser.parse_args()
+    if (args.live_reference or args.record_reference) and (
+        args.reference_venv is None or args.reference_db is None
+    ):
+        parser.error("--reference-venv and --reference-db are needed to measure it")
+    if args.db is None:
+        parser.error("--db is needed (this tree's database; the ranked queries come from it)")
+    return args
+
+
+def main() -> int:
+    args = arguments()
     stamped = stamp("versus-reference", args.scale)
-    loaded = json.loads(args.examples.read_text("utf-8"))
-    examples: dict[str, str] = loaded.get("examples", loaded)
-    counts = {"starts": args.starts, "calls": args.calls, "lookups": args.lookups}
+    examples = dict(EXAMPLES)
+    if args.examples is not None:
+        loaded = json.loads(args.examples.read_text("utf-8"))
+        examples.update(loaded.get("examples", loaded))
+    counts = {
+        key: getattr(args, key)
+        for key in (
+            *("starts", "calls", "lookups", "queries", "rounds", "mcp_calls"),
+            *("first_starts", "first_warm", "budget"),
+        )
+    }
+    baseline: dict[str, Any] = {}
+    if not (args.live_reference or args.record_reference):
+        baseline = json.loads(args.baseline.read_text("utf-8"))
+    queries = baseline.get("ranked_queries") or versus_inprocess.ranked_queries(
+        args.db, args.seed, args.queries
+    )
     with tempfile.TemporaryDirectory(prefix="pmgs-versus-") as cache:
         env = child_env(Path(cache))
-        if args.record_reference:
-            reference = reference_side(args.reference_venv, args.reference_db, env)
-            figures = measure([reference], examples, **counts)[REFERENCE]
-            figures["build_s"] = args.reference_build_seconds
-            record = {
-                "tool": REFERENCE,
-                "scale": args.scale,
-                "measured_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "load_average_end": os.getloadavg()[0],
-                "note": args.note,
-                "counts": counts,
-                "machine": machine(),
-                "figures": {k: v for k, v in figures.items() if v is not None},
-            }
-            path = RESULTS / f"reference-0.5.2-scale-{args.scale:g}.json"
-            path.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", "utf-8")
-            print(json.dumps(record, indent=2, ensure_ascii=False))
+        sides: dict[str, Side] = {}
+        if args.live_reference or args.record_reference:
+            sides["reference"] = reference_side(args.reference_venv, args.reference_db, env)
+        if args.live_reference or not args.record_reference:
+            sides["ours"] = our_side(args.db, env)
+        figures, calls, profiles, first = measure(sides, examples, queries, args)
+    if args.record_reference:
+        record_baseline(
+            args,
+            counts,
+            {
+                "figures": figures["reference"],
+                "samples": calls["reference"],
+                "first_answer": first.get("reference", {}),
+                "ranked_queries": queries,
+            },
+        )
+        if not args.live_reference:
             return 0
-        ours_side = our_side(args.db, env)
-        if args.live_reference:
-            reference = reference_side(args.reference_venv, args.reference_db, env)
-            measured = measure([reference, ours_side], examples, **counts)
-            baseline = {"figures": measured[REFERENCE], "note": args.note}
-            if args.reference_build_seconds is not None:
-                baseline["figures"]["build_s"] = args.reference_build_seconds
-            label = "live"
-        else:
-            baseline = json.loads(args.baseline.read_text("utf-8"))
-            measured = measure([ours_side], examples, **counts)
-            label = os.path.relpath(args.baseline.resolve(), RESULTS.parent.parent)
-    ours = measured[ours_side.name]
-    if args.build_seconds is not None:
-        ours["build_s"] = args.build_seconds
-    if args.build_pair is not None:
-        pair = json.loads(args.build_pair.read_text("utf-8"))["builds"]
-        ours["build_s"] = pair["ours_serial"]["wall_s"]
-        ours["build_parallel_s"] = pair["ours_parallel"]["wall_s"]
-        baseline["figures"]["build_s"] = pair["reference"]["wall_s"]
-        seconds = {name: f"{run['wall_s']:.0f} s" for name, run in pair.items()}
-        baseline["note"] = (
-            f"{baseline.get('note', '')} Build row measured in one run by "
-            f"`benchmarks/build_pair.py` (`{args.build_pair.name}`): reference "
-            f"{seconds['reference']}, ours serial {seconds['ours_serial']}, ours on two "
-            f"cores {seconds['ours_parallel']}; it replaces the recorded build time above."
-        ).strip()
+    if args.live_reference:
+        baseline = {
+            "figures": figures["reference"],
+            "samples": calls["reference"],
+            "first_answer": first.get("reference", {}),
+            "note": "",
+        }
+        label = "live"
+    else:
+        label = os.path.relpath(args.baseline.resolve(), RESULTS.parent.parent)
+    reference = dict(baseline["figures"])
+    ours = figures["ours"]
+    notes = [baseline.get("note", ""), args.note]
+    build = build_rows(args.build_pair)
+    if build:
+        reference["build_s"] = build["reference_s"]
+        ours["build_s"] = build["serial_s"]
+        ours["build_parallel_s"] = build["parallel_s"]
+        same = {True: "the same bytes", False: "**different bytes**", None: "bytes not compared"}
+        notes.append(
+            f"Build rows from `{build['file']}` (one run of `benchmarks/build_pair.py`: "
+            f"reference {build['reference_s']:.0f} s, ours serial {build['serial_s']:.0f} s, "
+            f"on two cores {build['parallel_s']:.0f} s, {same[build['same_bytes']]})."
+        )
+    recall = recall_rows()
+    if recall:
+        ours["ranked_recall_at_10"] = recall["equivalent"]
     record = {
         **stamped,
-        "scale": baseline.get("scale", args.scale),
+        "scale": args.scale,
         "baseline": label,
         "live": args.live_reference,
-        "note": f"{baseline.get('note', '')} {args.note}".strip(),
+        "note": " ".join(n for n in notes if n).strip(),
         "counts": counts,
-        "baseline_figures": baseline["figures"],
+        "baseline_figures": reference,
         "ours": ours,
+        "samples": {"reference": baseline.get("samples", {}), "ours": calls["ours"]},
+        "first_answer": {"reference": baseline.get("first_answer", {}), "ours": first["ours"]},
+        "build_same_bytes": build.get("same_bytes"),
+        "recall": recall,
+        "profiles": profiles,
+        "ranked_queries": queries,
+        "first_query": examples["two_char_word"],
     }
     publish(finish(record), args)
     return 0

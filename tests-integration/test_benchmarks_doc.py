@@ -155,3 +155,55 @@ def test_kinds_without_a_committed_result_still_render(tmp_path: Path) -> None:
     three = text.split("(`benchmarks/round_three.py`, issue 33)")[1]
     assert "| stdio start → initialized | 700 ms | 580 ms | ≤ floor + 100 ms | met |" in three
     assert "| MCP lookup IPC p50 | 1.00 ms | 2.00 ms | ≤ 1.5 ms | **missed** |" in three
+
+
+def test_issue_42s_table_judges_each_row_and_shows_the_profile_of_a_miss(tmp_path: Path) -> None:
+    """versus_reference.py's section: a missed row shows its saved profile under the table,
+    a met row none; a row the earlier tool cannot answer takes the issue's figure, marked."""
+    results = tmp_path / "results"
+    results.mkdir()
+    machine = {"cpus": 2, "cpu_model": "test", "python": "3.11", "load_average": [1.0]}
+    record = {
+        "kind": "versus-reference",
+        "date": "2026-12-07",
+        "commit": "abc1234567",
+        "scale": 1.0,
+        "machine": machine,
+        "live": True,
+        "baseline": "live",
+        "baseline_figures": {"search_common_ms": 400.0, "lookup_fi_ms": 1.5, "build_s": 400.0},
+        "ours": {
+            "search_common_ms": 0.9,
+            "lookup_fi_ms": 0.1,
+            "first_viewer_extra_ms": 100.0,
+            "build_s": 150.0,
+            "build_parallel_s": 110.0,
+        },
+        "build_same_bytes": True,
+        "samples": {"reference": {"search_common_ms": 5}, "ours": {"search_common_ms": 300}},
+        "profiles": {
+            "search_common_ms": [["pmgs_core/search/_run.py:1(slow_part)", 1, 0.8, 0.5]],
+            "lookup_fi_ms": [["pmgs_core/never_shown.py:1(met_row)", 1, 0.1, 0.1]],
+        },
+    }
+    name = "versus-reference-2026-12-07-scale-1.json"
+    (results / name).write_text(json.dumps(record, ensure_ascii=False), "utf-8")
+    text = _render(results, tmp_path / "out.md").split("(`benchmarks/versus_reference.py`")[1]
+    assert (
+        "| search in process p50, common phrase `制御するもの` | 400 ms | 0.900 ms | 0.0023 "
+        "| ≤ 0.5 ms | **no** | 5 / 300 |"
+    ) in text
+    assert "| lookup in process, fi p50 | 1.50 ms | 0.100 ms | 0.0667 | ≤ 0.15 ms | yes |" in text
+    two_cores = (
+        "| full build on two cores | 400 s | 110 s | 0.28 | ≤ 0.30 × the reference, same bytes"
+    )
+    assert f"{two_cores} | yes |" in text
+    viewer = "| first answer beyond warm, viewer ⁴ ¹ | 1100 ms | 100 ms | 0.0909 | ≤ 150 ms | yes |"
+    assert viewer in text
+    assert "¹ first answer beyond warm, viewer: issue 42's figure" in text
+    assert "`pmgs_core/search/_run.py:1(slow_part)` | 1 | 0.800 | 0.500 |" in text
+    assert "met_row" not in text
+    record["build_same_bytes"] = False  # different bytes miss the build goal whatever the time
+    (results / name).write_text(json.dumps(record, ensure_ascii=False), "utf-8")
+    text = _render(results, tmp_path / "out.md").split("(`benchmarks/versus_reference.py`")[1]
+    assert f"{two_cores} | **no** |" in text

@@ -257,8 +257,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if transport == "http" and args.workers > 1:
         store.close()  # checked; each worker opens its own
         return _serve_http_workers(args)
+    # What the first search would do, done while the SDK is imported (ADR 0038).
+    store.warm_up()
 
-    from pmgs_mcp.app import build_app_server, version_info
+    from pmgs_mcp.app import build_app_server, build_tools, version_info
 
     collection = None
     if args.allow_write:
@@ -268,12 +270,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             logger.error("cannot open the collection: %s: %s", exc.code, exc.message)
             sys.stderr.write("hint: check --collection (or --data-dir); see docs/mcp.md.\n")
             return EXIT_DATABASE
-    server = build_app_server(store, include_browse=args.tools == "all", collection=collection)
     if transport == "stdio":
-        from pmgs_mcp.server import run_stdio
+        from pmgs_mcp.server import build_server, run_stdio
 
-        run_stdio(server)
+        toolset = build_tools(store, include_browse=args.tools == "all", collection=collection)
+        store.wait_warm()
+        run_stdio(build_server(toolset, version=version_info()["version"]), toolset)
         return 0
+    server = build_app_server(store, include_browse=args.tools == "all", collection=collection)
 
     from pmgs_mcp.http import create_app, serve
 
@@ -284,6 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         collection=collection,
         tools=args.tools,
     )
+    store.wait_warm()
     _announce(args)
     serve(app, host=args.host, port=args.port, log_level=_uvicorn_level())
     return 0

@@ -30,7 +30,13 @@ from pmgs_mcp.resources import RESOURCE_TEMPLATES, read_resource
 from pmgs_mcp.stdio_ids import InvalidRequestIdError, strict_request_ids
 from pmgs_mcp.tools import SERVER_INSTRUCTIONS, ToolSet, UnknownToolError
 
-__all__ = ["build_server", "result_text", "run_stdio", "unreadable_message_error"]
+__all__ = [
+    "build_server",
+    "call_result",
+    "result_text",
+    "run_stdio",
+    "unreadable_message_error",
+]
 
 logger = logging.getLogger("pmgs_mcp")
 
@@ -66,6 +72,28 @@ def _sdk_tools(toolset: ToolSet) -> list[types.Tool]:
     return tools
 
 
+def call_result(toolset: ToolSet, name: str, arguments: Any) -> types.CallToolResult:
+    """The result of one ``tools/call``: the SDK's handler returns it, and so does the stdio
+    read loop's direct answer (:mod:`pmgs_mcp.direct_calls`), so both send the same."""
+    try:
+        outcome = toolset.call(name, arguments)
+    except UnknownToolError:
+        # Naming a tool the server never listed is a protocol error, not a tool error.
+        known = ", ".join(spec.name for spec in toolset.specs)
+        raise MCPError(
+            code=types.INVALID_PARAMS,
+            message=f"Unknown tool: {name!r}; this server lists: {known}",
+        ) from None
+    text = result_text(outcome.value) if outcome.text is None else outcome.text
+    content: list[types.ContentBlock] = [types.TextContent(text=text)]
+    if outcome.is_error:
+        # No structured content: the error object does not match the tool's output
+        # schema, and clients that validate (the TypeScript SDK, the Inspector) would
+        # reject the whole result and never show the stable code (ADR 0010).
+        return types.CallToolResult(content=content, is_error=True)
+    return types.CallToolResult(content=content, structured_content=outcome.value)
+
+
 def build_server(toolset: ToolSet, *, version: str) -> Server[Any]:
     """An SDK server that lists ``toolset`` and answers its calls."""
     listed = types.ListToolsResult(tools=_sdk_tools(toolset))
@@ -78,23 +106,7 @@ def build_server(toolset: ToolSet, *, version: str) -> Server[Any]:
         return listed
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        try:
-            outcome = toolset.call(params.name, params.arguments)
-        except UnknownToolError:
-            # Naming a tool the server never listed is a protocol error, not a tool error.
-            known = ", ".join(spec.name for spec in toolset.specs)
-            raise MCPError(
-                code=types.INVALID_PARAMS,
-                message=f"Unknown tool: {params.name!r}; this server lists: {known}",
-            ) from None
-        text = result_text(outcome.value) if outcome.text is None else outcome.text
-        content: list[types.ContentBlock] = [types.TextContent(text=text)]
-        if outcome.is_error:
-            # No structured content: the error object does not match the tool's output
-            # schema, and clients that validate (the TypeScript SDK, the Inspector) would
-            # reject the whole result and never show the stable code (ADR 0010).
-            return types.CallToolResult(content=content, is_error=True)
-        return types.CallToolResult(content=content, structured_content=outcome.value)
+        return call_result(toolset, params.name, params.arguments)
 
     store = toolset.store
     templates = types.ListResourceTemplatesResult(resource_templates=RESOURCE_TEMPLATES)
@@ -216,6 +228,11 @@ class _DirectStdout:
     async def flush(self) -> None:
         self._raw.flush()
 
+    def write_line(self, text: str) -> None:
+        """One message and its newline, flushed, without leaving the caller's task."""
+        self._raw.write(text.encode("utf-8") + b"\n")
+        self._raw.flush()
+
 
 class _PipeStdin:
     """Lines of a stdin pipe read by the event loop itself, not by a worker thread per line
@@ -296,7 +313,7 @@ async def _pipe_stdin(fd: int) -> _PipeStdin:
     return _PipeStdin(reader)
 
 
-def run_stdio(server: Server[Any]) -> None:
+def run_stdio(server: Server[Any], toolset: ToolSet | None = None) -> None:
     """Serve one client over this process's stdin/stdout until it closes stdin.
 
     File descriptors 0 and 1 point elsewhere while serving (:func:`_claimed_fds`, or the SDK
@@ -304,9 +321,13 @@ def run_stdio(server: Server[Any]) -> None:
     stream; our logs go to stderr. Every line the SDK
     cannot read as a message is answered (:func:`unreadable_message_error`) and serving
     goes on with the next line, as is a request with an id of another type than string or
-    integer (:mod:`pmgs_mcp.stdio_ids`), which the SDK would read as a notification.
+    integer (:mod:`pmgs_mcp.stdio_ids`), which the SDK would read as a notification. With
+    the ``toolset`` the server was built from, plain tool calls are answered in the read loop
+    (:mod:`pmgs_mcp.direct_calls`) with the line the SDK would have written.
     """
     from mcp.server.stdio import stdio_server
+
+    from pmgs_mcp.direct_calls import DirectCalls, Writes, sdk_dispatch_only
 
     async def serve(claimed: tuple[int, _DirectStdout] | None) -> None:
         stdin = None if claimed is None else await _pipe_stdin(claimed[0])
@@ -315,19 +336,34 @@ def run_stdio(server: Server[Any]) -> None:
             send_valid, receive_valid = anyio.create_memory_object_stream[
                 SessionMessage | Exception
             ](0)
+            # Direct answers repeat the SDK's pipeline for a server without middleware or
+            # cache hints (build_server's); any other server keeps the SDK's.
+            direct = None
+            sdk_only = sdk_dispatch_only()
+            if toolset is not None and not (sdk_only or server.middleware or server.cache_hints):
+                direct = DirectCalls(toolset, call_result)
+            writes = Writes(
+                write_stream,
+                None if stdout is None or sdk_only else stdout.write_line,
+                (lambda message: None) if direct is None else direct.outbound,
+            )
 
             async def forward() -> None:
                 async with send_valid:
                     async for item in read_stream:
                         if isinstance(item, Exception):
                             logger.warning("unreadable stdio line answered with an error")
-                            await write_stream.send(SessionMessage(unreadable_message_error(item)))
+                            await writes.send(SessionMessage(unreadable_message_error(item)))
+                        elif direct is not None and await direct.answer(item.message, writes):
+                            continue
                         else:
+                            if direct is not None:
+                                direct.inbound(item.message)
                             await send_valid.send(item)
 
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(forward)
-                await server.run(receive_valid, write_stream, initialization_options(server))
+                await server.run(receive_valid, writes, initialization_options(server))
 
     with strict_request_ids(), _claimed_fds() as claimed:
         anyio.run(serve, claimed)

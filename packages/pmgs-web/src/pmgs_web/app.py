@@ -121,9 +121,13 @@ def _route(path: str, stores: StoreSet) -> Callable[[PageRequest], View] | None:
 class _Viewer:
     """The one endpoint: picks the handler, runs it in a worker thread, renders the answer."""
 
-    def __init__(self, stores: StoreSet) -> None:
+    def __init__(self, stores: StoreSet, *, precompile: bool = False) -> None:
         self.stores = stores
         self.env = _environment()
+        if precompile:
+            # Compiling a page's templates cost its first request ~0.1-0.3 s (issue 42).
+            for name in self.env.list_templates(filter_func=lambda name: name.endswith(".html")):
+                self.env.get_template(name)
 
     def answer(self, request: Request) -> Response:
         raw_path = request.path_params.get("path", "")
@@ -231,9 +235,11 @@ class _GetOnly:
         await self.app(scope, receive, send)
 
 
-def create_app(stores: StoreSet) -> ASGIApp:
-    """The viewer over ``stores``; mount it anywhere (links follow the mount's root path)."""
-    viewer = _Viewer(stores)
+def create_app(stores: StoreSet, *, precompile: bool = False) -> ASGIApp:
+    """The viewer over ``stores``; mount it anywhere (links follow the mount's root path).
+    ``precompile`` compiles every template now rather than on the first page that needs it
+    (``pmgs web`` does, before it takes requests: ADR 0038)."""
+    viewer = _Viewer(stores, precompile=precompile)
 
     def endpoint(request: Request) -> Response:
         return viewer.answer(request)

@@ -19,6 +19,7 @@ import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
+from urllib.parse import urlencode
 
 from pmgs_web.guard import LoopbackHostGuard
 
@@ -85,6 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PMGSQueryError as exc:
         log.error("cannot open the reference database: %s: %s", exc.code, exc.message)
         return EXIT_DATABASE
+    # What the first search would do, done while the server is imported (ADR 0038).
+    stores.current.warm_up(counts=True)
     try:
         return _serve(stores, args)
     finally:
@@ -107,15 +110,17 @@ def _serve(stores: StoreSet, args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if family == socket.AF_INET6 else args.host
     url = f"http://{shown}:{port}/"
-    app = LoopbackHostGuard(create_app(stores), port)
+    app = LoopbackHostGuard(create_app(stores, precompile=True), port)
     config = uvicorn.Config(app, log_level=args.log_level, access_log=False, lifespan="off")
     server = uvicorn.Server(config)
+    stores.current.wait_warm()  # before the first request is taken
 
     def announce() -> None:
         while not server.started and not server.should_exit:
             threading.Event().wait(0.05)
         if not server.started:
             return
+        _first_page(url)
         if args.json:
             sys.stdout.write(json.dumps({"url": url, "release": stores.current_release}) + "\n")
             sys.stdout.flush()
@@ -127,3 +132,23 @@ def _serve(stores: StoreSet, args: argparse.Namespace) -> int:
     threading.Thread(target=announce, daemon=True).start()
     server.run(sockets=[sock])
     return 0
+
+
+WARM_QUERY = "装置"
+"""The search the viewer answers to itself before it listens (a word most releases hold)."""
+
+
+def _first_page(url: str) -> None:
+    """Ask the listening viewer for one search page before saying it is ready: what a page's
+    first request does once per process and no later one does (the server's first
+    connection and worker thread, modules imported on first use, the store connection's
+    page cache) is then done (issue 42, ADR 0038). The answer is thrown away; a failure is
+    logged and serving goes on."""
+    import urllib.request
+
+    page = f"{url}search?{urlencode({'q': WARM_QUERY})}"
+    try:
+        with urllib.request.urlopen(page, timeout=30) as response:  # noqa: S310 - our own URL
+            response.read()
+    except Exception:
+        log.warning("the warm-up page failed; the first request does the work", exc_info=True)

@@ -15,6 +15,7 @@ from pmgs_core.store._hierarchy import HierarchyMixin
 from pmgs_core.store._lookup import LookupMixin
 from pmgs_core.store._marks import CodeMarkers, MarkersMixin
 from pmgs_core.store._search import SearchMixin
+from pmgs_core.store._warm import WarmUpMixin
 
 __all__ = ["MAX_LIMIT", "CodeMarkers", "PMGSStore"]
 
@@ -27,6 +28,7 @@ class PMGSStore(
     CatalogMixin,
     CheckMixin,
     MarkersMixin,
+    WarmUpMixin,
 ):
     """Read-only access to one pmgs reference database; open it with :meth:`open`.
 
