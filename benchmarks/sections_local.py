@@ -25,7 +25,7 @@ def build_pair(result: Result) -> Section:
     builds = d["builds"]
     names = {
         "ours_serial": "this tree, serial",
-        "ours_parallel": "this tree, two cores (ADR 0028)",
+        "ours_parallel": "this tree, two cores (ADR 0028, 0039)",
         "reference": "pmgs-reference 0.5.2",
     }
     table = [

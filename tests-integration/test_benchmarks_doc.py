@@ -82,15 +82,15 @@ def _planted(tmp_path: Path, name: str, change: dict[str, object]) -> Path:
 
 
 def test_a_changed_figure_changes_the_document_and_its_verdict(tmp_path: Path) -> None:
-    """A slower build in the newest build result shows, and is judged, without any hand edit."""
-    name = "build-pair-2026-12-05-scale-1.json"
+    """A faster build in the newest build result shows, and is judged, without any hand edit."""
+    name = "build-pair-2026-12-06-scale-1.json"
     before = _render(RESULTS, tmp_path / "before.md")
-    assert "| full build, serial | ≤ 300 s | 182 s | met |" in before
-    results = _planted(tmp_path, name, {"builds.ours_serial.wall_s": 431.5})
+    assert "| full build, serial | ≤ 300 s | 854 s | **missed** |" in before
+    results = _planted(tmp_path, name, {"builds.ours_serial.wall_s": 181.7})
     after = _render(results, tmp_path / "after.md")
     assert after != before
-    assert "| full build, serial | ≤ 300 s | 432 s | **missed** |" in after
-    assert "182 s | met" not in after.split("## Full benchmark")[0]
+    assert "| full build, serial | ≤ 300 s | 182 s | met |" in after
+    assert "854 s | **missed**" not in after.split("## Full benchmark")[0]
     check = _writer("--results", str(results), "--check")
     assert check.returncode == 1
     assert "--write-docs" in check.stderr

@@ -6,7 +6,10 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from pmgs_build import build_database, logical_digest
+import pytest
+
+from pmgs_build import build_database, file_sha256, logical_digest
+from pmgs_build.source.parsers import context as context_module
 
 HANDMADE = Path(__file__).parent / "data" / "handmade" / "JPPM2026001"
 
@@ -59,3 +62,15 @@ def test_the_digest_covers_rows_not_file_layout(tmp_path: Path) -> None:
         assert logical_digest(conn) != report.logical_digest
     finally:
         conn.close()
+
+
+def test_a_code_cache_emptied_over_and_over_gives_the_same_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The parsed-code cache is sized so that a full build never empties it (ADR 0039); a
+    # cache of 3 cells is emptied every few rows and must change nothing, warnings included.
+    roomy = build_database(HANDMADE, tmp_path / "roomy.sqlite", parallel=False)
+    monkeypatch.setattr(context_module, "_CODE_CACHE_SIZE", 3)
+    cramped = build_database(HANDMADE, tmp_path / "cramped.sqlite", parallel=False)
+    assert file_sha256(tmp_path / "cramped.sqlite") == file_sha256(tmp_path / "roomy.sqlite")
+    assert cramped.warnings == roomy.warnings

@@ -1,6 +1,6 @@
 """The worker processes of a build (ADR 0028) change nothing in the file it publishes.
 
-A build cuts half the search-index bigrams and computes the logical digest in processes that
+A build cuts search-index bigrams and computes the logical digest in processes that
 read a copy of the temporary file; the writer runs the same statements as alone. So a build
 with them (``parallel=True``, the workers' chunks waited for, so that their part is certain
 to be used) and one without must give byte-identical files, and the digest stored must be
@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import sqlite3
+import time
 from pathlib import Path
 from traceback import extract_tb
 
@@ -23,6 +24,7 @@ from pmgs_build import build as build_module
 from pmgs_build.database import insert_process
 from pmgs_build.database.digest import metadata_rows
 from pmgs_build.database.snapshot_workers import SnapshotWorkers, snapshot_path
+from pmgs_core.building import chunk_bigrams, search_index_chunks
 from pmgs_testkit import generate_package
 
 
@@ -43,7 +45,7 @@ def test_parallel_and_serial_builds_are_the_same_bytes(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    # Small chunks: many of them, so that the worker cuts several (the odd-numbered ones).
+    # Small chunks: many of them, all left to the worker (the serial build cut every one).
     monkeypatch.setattr(pmgs_core.schema, "SEARCH_CHUNK_ROWS", 97)
     monkeypatch.setattr(SnapshotWorkers, "wait_for_bigrams", True)
     caplog.set_level(logging.INFO, logger="pmgs_build")
@@ -55,7 +57,7 @@ def test_parallel_and_serial_builds_are_the_same_bytes(
     assert len(chunks) == 1
     used, total = (int(word) for word in chunks[0].split() if word.isdigit())
     assert total > 4
-    assert used == total // 2  # every odd-numbered chunk came from the worker
+    assert used == total  # every chunk came from the worker
     assert "logical digest from the digest worker" in caplog.text
     assert "the load's statements run in writer process" in caplog.text
     assert _sha256(Path(parallel.output)) == _sha256(Path(serial.output))
@@ -122,11 +124,55 @@ def test_the_snapshot_is_named_for_the_stale_file_sweep(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("load", "cores", "expected"),
-    [(0.2, 2, True), (0.5, 2, True), (0.6, 2, False), (3.0, 4, False)],
+    [
+        (0.0, 2, True),
+        (0.5, 2, True),
+        (1.0, 2, True),  # the boundary: one core's worth of time is still unused
+        (1.01, 2, False),
+        (1.6, 2, False),
+        (3.0, 4, True),
+        (3.02, 4, False),
+        (0.0, 1, False),  # one core: no second one to use, however idle
+    ],
 )
-def test_workers_are_used_by_default_only_with_a_core_idle(
-    monkeypatch: pytest.MonkeyPatch, load: float, cores: int, expected: bool
+def test_a_second_core_is_used_whenever_one_is_idle(
+    load: float, cores: int, expected: bool
 ) -> None:
-    monkeypatch.setattr(build_module.os, "getloadavg", lambda: (load, load, load))
-    monkeypatch.setattr(build_module, "available_cores", lambda: cores)
+    assert build_module.spare_core(load, cores) is expected
+
+
+@pytest.mark.parametrize(("load", "expected"), [(1.0, True), (1.05, False)])
+def test_the_default_reads_this_machines_load_and_cores(
+    monkeypatch: pytest.MonkeyPatch, load: float, expected: bool
+) -> None:
+    monkeypatch.setattr(build_module.os, "getloadavg", lambda: (load, 9.0, 9.0))
+    monkeypatch.setattr(build_module, "available_cores", lambda: 2)
     assert build_module.spare_core() is expected
+
+
+def test_chunks_shared_between_builder_and_worker_are_each_cut_right(
+    package: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The builder claims the first chunk before the worker has started, then lets it get
+    # ahead: both kinds of chunk occur, and each must hold what cutting it here gives.
+    monkeypatch.setattr(pmgs_core.schema, "SEARCH_CHUNK_ROWS", 53)
+    built = build_database(package, tmp_path / "built.sqlite", parallel=False)
+    temporary = tmp_path / ".copy.sqlite.tmp-1"
+    temporary.write_bytes(Path(built.output).read_bytes())
+    conn = sqlite3.connect(temporary)
+    workers = SnapshotWorkers(temporary, metadata_rows(conn), parallel=True)
+    try:
+        workers.start()
+        chunks = list(search_index_chunks(conn))
+        assert len(chunks) > 6
+        for number, (_trigram, _bigram, rows) in enumerate(chunks):
+            assert workers.bigrams(rows) == chunk_bigrams(rows)  # oracle: cut here
+            if number == 0:
+                time.sleep(3)  # the worker starts and claims the next chunks
+        worker = workers._bigrams
+        assert worker is not None
+        assert 0 < worker.used < len(chunks)
+    finally:
+        workers.close()
+        conn.close()
+    assert not snapshot_path(temporary).exists()

@@ -187,9 +187,10 @@ class _Build:
                     self.progress(
                         ProgressEvent("parse", group, done, len(files), "files", source.path)
                     )
-            self.loader.flush()
+            self.loader.flush(wait=False)  # the same statement order; the writer catches up
             self.log.raise_if_errors()
             self.log.check_budget(group, group_records)
+        self.ctx.forget_codes()
         self._timed("parse", started)
 
     def finalize(self) -> None:
@@ -386,20 +387,23 @@ class _Build:
         return encode_build_counts(tables, groups, records, rows)
 
 
-def spare_core() -> bool:
-    """True when the last minute's load leaves a core idle for the build's child processes.
-
-    They only pay on an idle core: measured beside other work on two cores (ADR 0028),
-    they made builds about a fifth slower (scale 1.0: 311 s against 262 s), since they
-    compete with the builder instead of filling a free core.
-    """
-    if not hasattr(os, "getloadavg"):
-        return False
-    return os.getloadavg()[0] <= available_cores() - 1.5
+def spare_core(load: float | None = None, cores: int | None = None) -> bool:
+    """True when a core is idle for the build's child processes (ADR 0039): at least two
+    usable cores and a last-minute load average of at most ``cores - 1``, one core's worth
+    of time unused, which the children then fill instead of taking the builder's time.
+    ``load`` and ``cores`` default to this machine's (``os.getloadavg``, the affinity);
+    without a load average (Windows) the answer is False."""
+    if cores is None:
+        cores = available_cores()
+    if load is None:
+        if not hasattr(os, "getloadavg"):
+            return False
+        load = os.getloadavg()[0]
+    return cores >= 2 and load <= cores - 1
 
 
 def _indexes_then(then: Callable[[], None], conn: sqlite3.Connection) -> None:
-    """The secondary indexes, then ``then`` (the snapshot workers start after this peak)."""
+    """The secondary indexes, then ``then`` (the bigram worker starts after this peak)."""
     create_indexes(conn)
     then()
 

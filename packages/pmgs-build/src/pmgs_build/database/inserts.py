@@ -162,11 +162,14 @@ class Loader:
                 self.rows_by_source[table].update(map(itemgetter(column), buffer))
             buffer.clear()
 
-    def flush(self) -> None:
-        """Write every queued row (and wait for the writer process to have written them)."""
+    def flush(self, *, wait: bool = True) -> None:
+        """Write every queued row; ``wait``: and wait for the writer process to have written
+        them, raising its first error. The parse does not wait at the end of each data group
+        (ADR 0039): the writer catches up while the next group is parsed, and an error it
+        met is raised at the next waiting flush (the one after the parse at the latest)."""
         for table in self._buffers:
             self._flush(table)
-        if self.writer is not None:
+        if wait and self.writer is not None:
             self.writer.sync()
 
 

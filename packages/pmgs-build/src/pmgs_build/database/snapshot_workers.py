@@ -3,13 +3,12 @@
 Once every row is written (ADR 0003: parse, finalize, one commit), the content tables do not
 change again; what follows is indexes, search indexes, statistics and the digest. The build
 copies the temporary file (a *snapshot*: SQLite readers of the file itself would stop the
-writer from spilling or committing) and starts two spawned processes on the copy: one cuts
-the bigrams of every search-index chunk, in the order the writer inserts them, and sends
-them over a pipe; the other computes the logical digest, given the ``metadata`` rows the
-file will hold. The writer runs exactly the statements it ran alone, so the file is the
-same bytes (ADR 0028). A worker that cannot start, dies or answers out of step is not
-waited for: this process then does that work itself.
-"""
+writer from spilling or committing) and starts two spawned processes on the copy: one
+computes the logical digest, given the ``metadata`` rows the file will hold; the other cuts
+the bigrams of every search-index chunk the builder has not reached yet, in the order the
+builder inserts them, and sends them over a queue. The builder runs exactly the statements
+it ran alone, so the file is the same bytes (ADR 0028, 0039). A worker that cannot start,
+dies or answers out of step is not waited for: this process then does that work itself."""
 
 from __future__ import annotations
 
@@ -20,7 +19,7 @@ import shutil
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.queues import Queue
 from multiprocessing.sharedctypes import Synchronized
@@ -36,13 +35,18 @@ __all__ = ["SnapshotWorkers", "snapshot_path"]
 logger = logging.getLogger("pmgs_build")
 
 _POLL_SECONDS: Final = 0.5
-_NICE: Final = 10
 _FREE_FACTOR: Final = 2
 """Free space wanted, in loaded-file sizes, before taking a snapshot: the copy itself and
 what indexes and search indexes still add (about half the loaded size); a build that fits
 its disk alone must not fail for the copy."""
 _CHUNKS_AHEAD: Final = 2
 """Chunks of bigrams the worker may hold ready (each a few MB at most)."""
+_STALL_SECONDS: Final = 2.0
+"""How long the builder waits for a chunk the worker claimed (cutting one takes well under
+a second on a free core) before it gives up on the worker and cuts that chunk and every
+later one itself: a worker starved by other work costs the build this once, at most."""
+_GIVEN_UP: Final = 1 << 62
+"""``claimed`` once the builder gave up on the worker: the worker stops."""
 
 
 def snapshot_path(temporary: Path) -> Path:
@@ -61,26 +65,34 @@ def _watch_parent(parent: int) -> None:
 
 
 def _open(path: str, parent: int) -> sqlite3.Connection:
+    # Not niced (ADR 0039): the builder waits for the digest, and a bigram chunk the worker
+    # cuts is one the builder does not; niced, both starved on a busy machine (scale 0.1 at
+    # load 9: the builder waited 35 s for the digest and cut 17 of 18 chunks itself).
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-    if hasattr(os, "nice"):
-        # Below the builder: on a busy machine the workers take only CPU the builder (the
-        # critical path) leaves; on an idle one the second core is theirs all the same.
-        os.nice(_NICE)
     conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
     conn.execute("PRAGMA cache_size = -8192")  # read once, in order: the OS caches the file
     return conn
 
 
 def _cut_bigrams(
-    path: str, parent: int, chunk_rows: int, taken: Synchronized[int], out: Queue[Any]
+    path: str, parent: int, chunk_rows: int, claimed: Synchronized[int], out: Queue[Any]
 ) -> None:
-    """Worker: (chunk number, last id, row count, bigrams) for every odd-numbered chunk that
-    the writer has not cut itself meanwhile (``taken``: the highest chunk it gave up on)."""
+    """Worker: (chunk number, last id, row count, bigrams) for every chunk it claims first.
+
+    ``claimed`` is the highest chunk number either process has taken on; the worker takes
+    the next chunk when the builder has not reached it yet, and skips the ones the builder
+    cut itself. The queue's bound keeps the worker at most a few chunks ahead.
+    """
     conn = _open(path, parent)
+    lock = claimed.get_lock()
     try:
         for number, (_trigram, _bigram, rows) in enumerate(search_index_chunks(conn, chunk_rows)):
-            if number % 2 == 0 or taken.value >= number:
-                continue
+            with lock:
+                if claimed.value == _GIVEN_UP:
+                    break
+                if claimed.value >= number:
+                    continue
+                claimed.value = number
             out.put((number, rows[-1][0], len(rows), chunk_bigrams(rows)))
     finally:
         conn.close()
@@ -122,41 +134,53 @@ class _Worker:
 
 
 class _BigramWorker:
-    """The bigram worker: it cuts the odd-numbered chunks, the writer the even ones.
+    """The bigram worker: it cuts every chunk the builder has not reached yet.
 
-    The writer never waits for it: an odd chunk whose bigrams are not ready when the writer
-    needs them is cut by the writer too (and the worker told to skip it), so on a busy
-    machine the build is no slower than alone; on an idle one half the cutting overlaps
-    the writer's inserts (ADR 0028).
+    Each chunk is claimed once, by whichever process gets to it first (a shared counter
+    under a lock), so neither cuts what the other cut, and the share adapts to the load:
+    on an idle core the worker stays ahead and the builder only inserts; on a busy one the
+    builder claims the chunks itself and is no slower than alone. A chunk the worker
+    claimed is waited for (it is being cut, at most one chunk's work away) unless the
+    worker dies or stalls longer than ``_STALL_SECONDS``; then the builder cuts it and
+    every later chunk itself (ADR 0039).
     """
 
     def __init__(self, context: _WorkerContext, snapshot: Path, parent: int) -> None:
-        self.taken: Synchronized[int] = context.Value("q", -1, lock=False)
+        self.claimed: Synchronized[int] = context.Value("q", -1)
         self.queue: Queue[Any] = context.Queue(maxsize=_CHUNKS_AHEAD)
         # The chunk size as this process reads it now (tests make it small).
         chunk_rows = search_chunk_rows()
         self.process = context.Process(
             target=_cut_bigrams,
-            args=(str(snapshot), parent, chunk_rows, self.taken, self.queue),
+            args=(str(snapshot), parent, chunk_rows, self.claimed, self.queue),
             daemon=True,
         )
         self.process.start()
         self.chunk = -1
         self.used = 0
+        self.given_up = False
 
     def next_chunk(self, *, wait: bool) -> Any:
-        """Move to the next chunk; the worker's message for it if one is ready (``wait``:
-        once it is, unless the worker is gone), else None."""
+        """Move to the next chunk; the worker's message for it when the worker claimed it,
+        else None (cut it here). ``wait``: leave every chunk to the worker and wait for it
+        however long it takes, unless it is gone."""
         self.chunk += 1
-        if self.chunk % 2 == 0:
+        if self.given_up:
             return None
+        with self.claimed.get_lock():
+            if not wait and self.claimed.value < self.chunk:
+                self.claimed.value = self.chunk  # the builder cuts it; the worker skips it
+                return None
+        waited = 0.0
         while True:
             try:
-                message = self.queue.get(timeout=_POLL_SECONDS) if wait else self.queue.get_nowait()
+                message = self.queue.get(timeout=_POLL_SECONDS)
             except queue.Empty:
-                if wait and self.process.is_alive():
+                waited += _POLL_SECONDS
+                if self.process.is_alive() and (wait or waited < _STALL_SECONDS):
                     continue
-                self.taken.value = self.chunk  # too late: cut here, and the worker skips it
+                self.given_up = True  # starved or gone: the builder cuts the rest
+                self.claimed.value = _GIVEN_UP
                 return None
             if message[0] == self.chunk:
                 self.used += 1
@@ -176,7 +200,7 @@ class SnapshotWorkers:
     """The bigram and digest workers of one build, and the snapshot they read."""
 
     wait_for_bigrams: bool = False
-    """True: wait for the worker's chunks instead of cutting them here when they are late
+    """True: leave every chunk to the worker and wait for it instead of cutting any here
     (tests set it, so that the worker's part of the index is certain to be used)."""
 
     def __init__(
@@ -200,20 +224,32 @@ class SnapshotWorkers:
             self.close()
             return
         self._ready = True
+        # The digest worker starts at once, so that it runs beside the builder's secondary
+        # indexes: about 65 MB beside that memory peak, and its 18 s (scale 1.0) end that
+        # much earlier, leaving the second core to the bigram worker (ADR 0039).
+        self._start(self._start_digest)
 
-    def start(self) -> None:
-        """Start the workers on the snapshot. The builder calls this once its secondary
-        indexes exist: their sorts are its memory peak, which the workers should not add to."""
+    def _start_digest(self, context: _WorkerContext, parent: int) -> None:
+        self._digest = _Worker(context, _digest, (str(self._snapshot), parent, self._metadata))
+
+    def _start(self, start: Callable[[_WorkerContext, int], None]) -> None:
         if not self._ready:
             return
         try:
-            context = _WorkerContext()
-            parent = os.getpid()
-            self._bigrams = _BigramWorker(context, self._snapshot, parent)
-            self._digest = _Worker(context, _digest, (str(self._snapshot), parent, self._metadata))
+            start(_WorkerContext(), os.getpid())
         except OSError as error:
             logger.warning("no snapshot workers (%s); indexing in this process", error)
             self.close()
+
+    def start(self) -> None:
+        """Start the bigram worker on the snapshot. The builder calls this once its
+        secondary indexes exist: their sorts are its memory peak, which the worker's chunks
+        should not add to."""
+
+        def start_bigrams(context: _WorkerContext, parent: int) -> None:
+            self._bigrams = _BigramWorker(context, self._snapshot, parent)
+
+        self._start(start_bigrams)
 
     def bigrams(self, rows: list[tuple[int, str]]) -> list[str]:
         """The bigrams of the next chunk: the worker's if it has them ready, else cut here."""

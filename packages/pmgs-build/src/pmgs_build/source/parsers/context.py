@@ -30,7 +30,11 @@ __all__ = [
 NOT_TRANSLATED: Final = "(Not Translated)"
 """English cells holding this literal are a translation status, not a label."""
 
-_CODE_CACHE_SIZE: Final = 1 << 18
+_CODE_CACHE_SIZE: Final = 1 << 21
+"""Distinct code cells kept parsed, per scheme: above the distinct cells of any scheme at
+scale 1.0 (about 0.5 million), so that no data group finds the cache emptied by the one
+before it (at 2^18 it was, and 6 of 10 cells were parsed again: ADR 0039). Emptied after
+the parse (:meth:`BuildContext.forget_codes`), before the indexes' memory peak."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +131,7 @@ class BuildContext:
         self.state = SharedState()
         self._progress = progress
         self.group: str | None = None
-        self._codes: dict[tuple[str, str], Code] = {}
+        self._codes: dict[str, dict[str, Code]] = {}
         self._variant_files: set[int] = set()
         self._file_width: dict[int, int] = {}
 
@@ -162,8 +166,10 @@ class BuildContext:
         Parsed cells are cached: the same cell recurs on every text line, handbook row and
         concordance row of a code, and parsing is the most expensive step per row.
         """
-        key = (scheme, text)
-        code = self._codes.get(key)
+        codes = self._codes.get(scheme)
+        if codes is None:
+            codes = self._codes[scheme] = {}
+        code = codes.get(text)
         if code is None:
             try:
                 parsed = parse_code(scheme, text)
@@ -180,9 +186,9 @@ class BuildContext:
                 parsed.version,
                 _is_variant(text, canonical, parsed.fixed_width()),
             )
-            if len(self._codes) >= _CODE_CACHE_SIZE:
-                self._codes.clear()
-            self._codes[key] = code
+            if len(codes) >= _CODE_CACHE_SIZE:
+                codes.clear()
+            codes[text] = code
         if code.variant and source.id not in self._variant_files:
             self._variant_files.add(source.id)
             self.log.warning(
@@ -193,6 +199,10 @@ class BuildContext:
                 locator,
             )
         return code
+
+    def forget_codes(self) -> None:
+        """Drop the parsed cells (the parse is over; nothing asks for codes again)."""
+        self._codes.clear()
 
     def integer(
         self,
