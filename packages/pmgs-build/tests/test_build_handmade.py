@@ -122,6 +122,7 @@ def test_release_and_metadata(db: sqlite3.Connection, built: tuple[BuildReport, 
         "logical_digest",
         "builder_version",
         "build_counts",
+        "text_ranges",
     }
 
 

@@ -207,16 +207,16 @@ def test_builder_names_are_not_the_users_api() -> None:
     import pmgs_core.building as building
 
     builder_only = {
-        "TABLES", "bigram_tokens", "check_pointer_metadata", "chunk_bigrams",
+        "TABLES", "TEXT_RANGES_KEY", "bigram_tokens", "check_pointer_metadata", "chunk_bigrams",
         "content_addressed_path", "create_indexes", "create_schema", "fold_for_search",
         "ipc_code_from_pdf_name", "is_indexed_bigram", "parse_ipc_version",
-        "rebuild_search_indexes", "search_chunk_rows", "search_index_chunks",
-        "write_current_pointer",
+        "rebuild_search_indexes", "recorded_text_ranges", "search_chunk_rows",
+        "search_index_chunks", "write_current_pointer",
     }  # fmt: skip
     assert set(building.__all__) == builder_only
     assert not builder_only & set(pmgs_core.__all__)
     for name in builder_only:
-        assert callable(getattr(building, name)) or name == "TABLES"
+        assert callable(getattr(building, name)) or name in {"TABLES", "TEXT_RANGES_KEY"}
         assert not hasattr(pmgs_core, name)
 
 

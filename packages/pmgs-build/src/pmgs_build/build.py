@@ -28,7 +28,7 @@ from pmgs_build.build_issues import (
     IssueLog,
     Quarantined,
 )
-from pmgs_build.database.counts import BUILD_COUNTS_KEY, encode_build_counts
+from pmgs_build.database.counts import encode_build_counts, recorded_metadata
 from pmgs_build.database.digest import metadata_rows
 from pmgs_build.database.insert_process import WriteProcess, open_for_load
 from pmgs_build.database.inserts import ConceptRegistry, Loader
@@ -317,9 +317,9 @@ class _Build:
         conn = self.conn
         started = time.perf_counter()
         self._emit("index", 0, 1, "steps")
-        counts = self.build_counts()  # final now; written where it always was, below
+        written = recorded_metadata(conn, self.build_counts())  # final now; inserted below
         workers = SnapshotWorkers(
-            temporary, [*metadata_rows(conn), (BUILD_COUNTS_KEY, counts)], parallel=self.parallel
+            temporary, [*metadata_rows(conn), *written], parallel=self.parallel
         )
         self._timed("index", started)
         try:
@@ -340,9 +340,7 @@ class _Build:
                     f"{len(violations)} foreign key violations, first: {violations[0]}",
                 )
             # before the digest, which covers it
-            conn.execute(
-                "INSERT INTO metadata (key, value) VALUES (?, ?)", (BUILD_COUNTS_KEY, counts)
-            )
+            conn.executemany("INSERT INTO metadata (key, value) VALUES (?, ?)", written)
             started = time.perf_counter()
             self._emit("digest", 0, 1, "steps")
             digest = workers.digest(conn)

@@ -24,9 +24,11 @@ from pmgs_core.schema import (
     search_chunk_rows,
     search_index_chunks,
 )
+from pmgs_core.search._codes import TEXT_RANGES_KEY, recorded_text_ranges
 
 __all__ = [
     "TABLES",
+    "TEXT_RANGES_KEY",
     "bigram_tokens",
     "check_pointer_metadata",
     "chunk_bigrams",
@@ -38,6 +40,7 @@ __all__ = [
     "is_indexed_bigram",
     "parse_ipc_version",
     "rebuild_search_indexes",
+    "recorded_text_ranges",
     "search_chunk_rows",
     "search_index_chunks",
     "write_current_pointer",

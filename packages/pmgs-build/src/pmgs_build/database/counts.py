@@ -14,13 +14,14 @@ from collections.abc import Mapping
 from contextlib import closing
 from typing import Final
 
-from pmgs_core.building import TABLES, create_schema
+from pmgs_core.building import TABLES, TEXT_RANGES_KEY, create_schema, recorded_text_ranges
 
 __all__ = [
     "BUILD_COUNTS_KEY",
     "COUNTED_TABLES",
     "SOURCE_TABLES",
     "encode_build_counts",
+    "recorded_metadata",
 ]
 
 BUILD_COUNTS_KEY: Final = "build_counts"
@@ -76,3 +77,10 @@ def encode_build_counts(
         },
     }
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def recorded_metadata(conn: sqlite3.Connection, counts: str) -> list[tuple[str, str]]:
+    """The metadata rows the builder writes once every row is in, before the digest that
+    covers them: ``build_counts`` and the schemes' text ranges a search would otherwise scan
+    for in every process (``text_ranges``, ADR 0041)."""
+    return [(BUILD_COUNTS_KEY, counts), (TEXT_RANGES_KEY, recorded_text_ranges(conn))]

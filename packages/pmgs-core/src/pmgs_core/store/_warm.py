@@ -2,13 +2,15 @@
 
 The first search of a process paid about a second that later ones do not: each scheme's
 text row-id range (``search._codes.text_range``, read once per database and process by a
-scan of every text of the scheme: 0.8-0.9 s a language at full scale) and, for a phrase, the
+scan of every text of the scheme: 0.8-0.9 s a language at full scale, unless the build
+recorded them, ADR 0041) and, for a phrase, the
 morphological analyser's dictionary (~0.1 s). A server knows it will search, so it starts
 :meth:`WarmUpMixin.warm_up` in a thread as soon as its store is open: the work overlaps the
 server's own imports (SQLite releases the interpreter lock while it reads) and the server
 waits for it (:meth:`WarmUpMixin.wait_warm`) before it takes its first request. The
 warm-up reads with a connection of its own, so a lookup is never queued behind it. A
-one-shot command (``pmgs search``) warms nothing: its one search does the work once anyway.
+one-shot command (``pmgs search``) warms nothing: its one search does the work once anyway
+(none, in a database whose build recorded the ranges).
 """
 
 from __future__ import annotations
