@@ -82,15 +82,17 @@ def _planted(tmp_path: Path, name: str, change: dict[str, object]) -> Path:
 
 
 def test_a_changed_figure_changes_the_document_and_its_verdict(tmp_path: Path) -> None:
-    """A faster build in the newest build result shows, and is judged, without any hand edit."""
+    """A slower build in the newest build result shows, and is judged, without any hand edit."""
     name = "build-pair-2026-12-06-scale-1.json"
+    recorded = json.loads((RESULTS / name).read_text("utf-8"))["builds"]["ours_serial"]["wall_s"]
+    assert recorded <= 300, "the committed pair is the quiet one; plant a figure on each side"
     before = _render(RESULTS, tmp_path / "before.md")
-    assert "| full build, serial | ≤ 300 s | 854 s | **missed** |" in before
-    results = _planted(tmp_path, name, {"builds.ours_serial.wall_s": 181.7})
+    assert f"| full build, serial | ≤ 300 s | {recorded:.0f} s | met |" in before
+    results = _planted(tmp_path, name, {"builds.ours_serial.wall_s": 853.8})
     after = _render(results, tmp_path / "after.md")
     assert after != before
-    assert "| full build, serial | ≤ 300 s | 182 s | met |" in after
-    assert "854 s | **missed**" not in after.split("## Full benchmark")[0]
+    assert "| full build, serial | ≤ 300 s | 854 s | **missed** |" in after
+    assert f"{recorded:.0f} s | met" not in after.split("## Full benchmark")[0]
     check = _writer("--results", str(results), "--check")
     assert check.returncode == 1
     assert "--write-docs" in check.stderr
